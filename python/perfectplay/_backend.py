@@ -1,0 +1,74 @@
+"""Which implementation answers: the compiled core or the pure-Python twin.
+
+``PERFECTPLAY_BACKEND=python`` forces the pure one; ``=rust`` makes a missing extension an
+ImportError; unset, a missing extension falls back to Python with one ``RuntimeWarning``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import types
+import warnings
+from typing import Literal
+
+__all__ = ["BACKEND", "BACKENDS", "GAMES", "implementation"]
+
+Backend = Literal["rust", "python"]
+BACKENDS: tuple[Backend, ...] = ("rust", "python")
+GAMES = ("tictactoe", "footholds", "mnk")
+
+
+def _choose() -> Backend:
+    wanted = os.environ.get("PERFECTPLAY_BACKEND", "").strip().lower()
+    if wanted not in ("", "rust", "python"):
+        raise ImportError(f"PERFECTPLAY_BACKEND must be 'rust' or 'python', not {wanted!r}")
+    if wanted == "python":
+        return "python"
+    try:
+        importlib.import_module("perfectplay._core")
+    except ImportError as missing:
+        if wanted == "rust":
+            raise ImportError(
+                "PERFECTPLAY_BACKEND=rust but the compiled extension perfectplay._core is not "
+                f"available ({missing}); build it with `pip install .`"
+            ) from missing
+        warnings.warn(
+            "perfectplay: the compiled extension is not available, using the much slower "
+            "pure-Python backend (set PERFECTPLAY_BACKEND=python to silence this warning)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return "python"
+    return "rust"
+
+
+BACKEND: Backend = _choose()
+
+_cache: dict[tuple[str, str], types.ModuleType | types.SimpleNamespace] = {}
+
+
+def implementation(game: str, backend: str = BACKEND) -> types.ModuleType | types.SimpleNamespace:
+    """The functions of one game from one backend, as attributes (``value``, ``solve``, ...).
+
+    The compiled core names its functions ``<game>_<name>``; the pure twin has a module a game.
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
+    key = (game, backend)
+    if key not in _cache:
+        if backend == "python":
+            _cache[key] = importlib.import_module(f"perfectplay._pure.{game}")
+        else:
+            core = importlib.import_module("perfectplay._core")
+            prefix = f"{game}_"
+            _cache[key] = types.SimpleNamespace(
+                **{
+                    name.removeprefix(prefix): getattr(core, name)
+                    for name in dir(core)
+                    if name.startswith(prefix)
+                }
+            )
+    return _cache[key]

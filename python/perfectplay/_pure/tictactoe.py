@@ -1,0 +1,210 @@
+"""Tic-tac-toe, the (3,3,3) m,n,k-game: the twin of ``rust/tictactoe.rs``.
+
+Every answer comes from the exact scores of the m,n,k exhaustive search, memoised over the whole
+game the first time it is needed (5,478 legal positions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from perfectplay._pure import mnk, score
+from perfectplay._pure.board_input import (
+    MarkReader,
+    board_type_error,
+    to_item,
+)
+from perfectplay._types import Solution
+from perfectplay.errors import IllegalPosition
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "analyze",
+    "batch_best_move",
+    "batch_values",
+    "best_move",
+    "is_reachable",
+    "is_valid_final",
+    "outcome",
+    "solve",
+    "to_move",
+    "value",
+]
+
+GEOMETRY = mnk.Geometry(3, 3, 3)
+_scores: dict[tuple[int, int], int] = {}
+
+
+def _read(board: Any) -> tuple[int, int]:
+    """(X mask, O mask) of a board: 9 cells of text, a sequence of 9 cells, or 3 rows of 3."""
+    item = to_item(board)
+    reader = MarkReader()
+    if isinstance(item, str):
+        cells = reader.read_text(item)
+        if cells != 9:
+            raise ValueError(f"board has {cells} cells, expected 9")
+    elif isinstance(item, list) and len(item) == 9:
+        for cell in item:
+            reader.read_cell(cell)
+    elif isinstance(item, list) and len(item) == 3:
+        for index, row in enumerate(item):
+            cells = reader.read_row(row)
+            if cells != 3:
+                raise ValueError(f"row {index} has {cells} cells, expected 3")
+    elif isinstance(item, list):
+        raise ValueError(
+            f"board must have 9 cells or 3 rows of 3, got a sequence of {len(item)} items"
+        )
+    else:
+        raise board_type_error(item)
+    return mnk.marks_to_masks(reader.marks)
+
+
+def _score(mine: int, theirs: int) -> int:
+    return mnk.exhaustive_score(GEOMETRY, mine, theirs, _scores)
+
+
+class _Position:
+    """A legal board, relative to the side to move."""
+
+    def __init__(self, board: Any) -> None:
+        self.x, self.o = _read(board)
+        self.status = mnk.status(GEOMETRY, self.x, self.o)
+        self.x_to_move = mnk.x_to_move(self.x, self.o)
+        self.mine, self.theirs = (self.x, self.o) if self.x_to_move else (self.o, self.x)
+        self.score = _score(self.mine, self.theirs)
+        self.empties = 9 - (self.x | self.o).bit_count()
+
+    def move_scores(self) -> dict[int, int]:
+        """The score each legal move earns the side to move (none once the game is over)."""
+        if self.status != mnk.PLAYING:
+            return {}
+        empty = GEOMETRY.full & ~(self.x | self.o)
+        return {
+            cell: -_score(self.theirs, self.mine | 1 << cell)
+            for cell in range(9)
+            if empty >> cell & 1
+        }
+
+    def best_moves(self) -> tuple[int, ...]:
+        return tuple(cell for cell, s in self.move_scores().items() if s == self.score)
+
+    def play(self, cell: int) -> _Position:
+        marks = ["x" if self.x >> i & 1 else "o" if self.o >> i & 1 else "." for i in range(9)]
+        marks[cell] = "x" if self.x_to_move else "o"
+        return _Position("".join(marks))
+
+    def winner(self) -> str | None:
+        if self.score == score.DRAW:
+            return None
+        return "x" if (self.score > 0) == self.x_to_move else "o"
+
+
+def value(board: Any) -> int:
+    """+1 the side to move wins, 0 draw, -1 it loses (in a final board: -1 if a line was made)."""
+    return score.value(_Position(board).score)
+
+
+def outcome(board: Any) -> Literal["x", "o", "draw"]:
+    """Who wins from here under perfect play: 'x', 'o' or 'draw'."""
+    winner = _Position(board).winner()
+    return "draw" if winner is None else "x" if winner == "x" else "o"
+
+
+def solve(board: Any) -> Solution[int]:
+    position = _Position(board)
+    best = position.best_moves()
+    line: list[int] = []
+    here = position
+    while moves := here.best_moves():
+        line.append(moves[0])
+        here = here.play(moves[0])
+    return Solution(
+        score.value(position.score),
+        position.winner(),
+        score.plies(position.score, position.empties),
+        best,
+        tuple(line),
+    )
+
+
+def best_move(board: Any) -> int | None:
+    """The first best move (cells 0..8, row-major), or None in a final position."""
+    best = _Position(board).best_moves()
+    return best[0] if best else None
+
+
+def analyze(board: Any) -> dict[int, tuple[int, int]]:
+    """{move: (value for the player making it, plies from now with that move)} for every move."""
+    position = _Position(board)
+    return {
+        cell: (score.value(s), score.plies(s, position.empties))
+        for cell, s in position.move_scores().items()
+    }
+
+
+def to_move(board: Any) -> Literal["x", "o"] | None:
+    position = _Position(board)
+    if position.status != mnk.PLAYING:
+        return None
+    return "x" if position.x_to_move else "o"
+
+
+def is_reachable(board: Any) -> bool:
+    """Can the board arise in play? Raises only for malformed input."""
+    x, o = _read(board)
+    try:
+        mnk.status(GEOMETRY, x, o)
+    except IllegalPosition:
+        return False
+    return True
+
+
+def is_valid_final(board: Any) -> bool:
+    """Reachable and final: a line was completed, or the board is full."""
+    x, o = _read(board)
+    try:
+        return mnk.status(GEOMETRY, x, o) != mnk.PLAYING
+    except IllegalPosition:
+        return False
+
+
+def _batch(boards: Any, answer: Any) -> npt.NDArray[np.int8]:
+    import numpy as np
+
+    if isinstance(boards, np.ndarray):
+        if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
+            raise ValueError(
+                f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}"
+            )
+        if boards.dtype.kind not in "iu":
+            raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+        rows: Sequence[Any] = boards.reshape(len(boards), 9).tolist()
+    elif isinstance(boards, Sequence) and not isinstance(boards, (str, bytes, bytearray)):
+        rows = boards
+    else:
+        raise TypeError(
+            "boards must be a numpy integer array or a sequence of boards, "
+            f"not {type(boards).__name__}"
+        )
+    out = []
+    for row, board in enumerate(rows):
+        try:
+            out.append(answer(board))
+        except (ValueError, TypeError) as error:
+            raise type(error)(f"row {row}: {error}") from None
+    return np.array(out, dtype=np.int8)
+
+
+def batch_values(boards: Any) -> npt.NDArray[np.int8]:
+    """``value`` of every board, as a numpy int8 array."""
+    return _batch(boards, value)
+
+
+def batch_best_move(boards: Any) -> npt.NDArray[np.int8]:
+    """``best_move`` of every board as a numpy int8 array, -1 for final boards."""
+    return _batch(boards, lambda board: -1 if (move := best_move(board)) is None else move)

@@ -1,0 +1,195 @@
+"""The ``perfectplay`` command: judge-style input in, one answer per case out.
+
+Each subcommand reads a file argument or standard input and streams its answers to standard
+output. Bad input stops the run with one line on standard error naming the input line and the
+problem, and exit status 1 (2 for wrong usage); never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
+
+from perfectplay._backend import BACKEND, BACKENDS, implementation
+from perfectplay.errors import SearchLimitExceeded
+
+__all__ = ["main"]
+
+Write = Callable[[str], object]
+
+
+class InputError(Exception):
+    """Bad input at a line (1-based) of the input."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+
+
+def _numbered(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line number, line without its newline) for every line."""
+    for number, line in enumerate(stream, start=1):
+        yield number, line.rstrip("\r\n")
+
+
+def _nonblank(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    return ((number, line) for number, line in lines if line.strip())
+
+
+def _answer(line: int, query: Callable[..., Any], *args: Any) -> Any:
+    """Runs one query, turning a rejected board into an InputError at its line."""
+    try:
+        return query(*args)
+    except (ValueError, TypeError, SearchLimitExceeded) as error:
+        raise InputError(line, str(error)) from None
+
+
+def run_tictactoe(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
+    """Algospot TICTACTOE: T, then T boards of three rows of ``x o .``; prints x, o or TIE."""
+    api = implementation("tictactoe", backend)
+    rows = _nonblank(lines)
+    first = next(rows, None)
+    if first is None:
+        raise InputError(1, "expected the number of boards, got end of input")
+    number, text = first
+    try:
+        count = int(text)
+    except ValueError:
+        raise InputError(number, f"expected the number of boards, got {text.strip()!r}") from None
+    if count < 0:
+        raise InputError(number, f"the number of boards must not be negative, got {count}")
+    for _ in range(count):
+        board = list(itertools.islice(rows, 3))
+        if len(board) < 3:
+            raise InputError(number + 1, "expected a board row, got end of input")
+        for number, text in board:
+            if len(text.strip()) != 3:
+                raise InputError(number, f"a board row has 3 cells, got {text.strip()!r}")
+        text = "/".join(row for _, row in board)
+        outcome = _answer(board[0][0], api.outcome, text)
+        write("TIE\n" if outcome == "draw" else f"{outcome}\n")
+    extra = next(rows, None)
+    if extra is not None:
+        raise InputError(extra[0], f"unexpected input after {count} boards")
+
+
+def run_alpha(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
+    """BOJ 16571: nine integers per board (0 empty, 1 X, 2 O); prints W, D or L for the side
+    to move."""
+    api = implementation("tictactoe", backend)
+    cells: list[str] = []
+    start = 0
+    number = 0
+    for number, text in lines:
+        for token in text.split():
+            if not cells:
+                start = number
+            cells.append(token)
+            if len(cells) == 9:
+                board = cells
+                value = _answer(start, api.value, board)
+                write("WDL"[1 - value] + "\n")
+                cells = []
+    if cells:
+        raise InputError(number, f"a board has 9 cells, the last one has {len(cells)}")
+    if start == 0:
+        raise InputError(max(number, 1), "expected a board of nine integers, got end of input")
+
+
+def run_final(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
+    """BOJ 7682: lines of nine characters from ``X O .`` up to ``end``; prints valid or
+    invalid."""
+    api = implementation("tictactoe", backend)
+    for number, text in _nonblank(lines):
+        board = text.strip()
+        if board == "end":
+            return
+        if len(board) != 9:
+            raise InputError(number, f"a board has 9 characters, got {board!r}")
+        valid = _answer(number, api.is_valid_final, board)
+        write("valid\n" if valid else "invalid\n")
+
+
+def run_footholds(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
+    """KAKAO 2022 disappearing footholds: one JSON object a line with board, aloc and bloc;
+    prints the total number of moves under perfect play."""
+    api = implementation("footholds", backend)
+    for number, text in _nonblank(lines):
+        try:
+            case = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError(number, f"invalid JSON: {error.msg}") from None
+        if not isinstance(case, dict):
+            raise InputError(number, "expected a JSON object with board, aloc and bloc")
+        missing = [key for key in ("board", "aloc", "bloc") if key not in case]
+        if missing:
+            raise InputError(number, f"missing {', '.join(missing)}")
+        moves = _answer(number, api.total_moves, case["board"], case["aloc"], case["bloc"])
+        write(f"{moves}\n")
+
+
+COMMANDS: dict[str, tuple[Callable[[Iterator[tuple[int, str]], str, Write], None], str]] = {
+    "tictactoe": (run_tictactoe, "Algospot TICTACTOE: who wins (x, o or TIE)"),
+    "alpha": (run_alpha, "BOJ 16571 alpha tic-tac-toe: W, D or L for the side to move"),
+    "final": (run_final, "BOJ 7682: is each board a valid final position"),
+    "footholds": (run_footholds, "KAKAO 2022 disappearing footholds: total moves"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="perfectplay",
+        description="Perfect answers for judge problems on small two-player games.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (_, summary) in COMMANDS.items():
+        command = commands.add_parser(name, help=summary, description=summary)
+        command.add_argument(
+            "input", nargs="?", default="-", help="input file (default: standard input)"
+        )
+        command.add_argument(
+            "--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}"
+        )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    run, _ = COMMANDS[args.command]
+    name = f"perfectplay {args.command}"
+    try:
+        stream: IO[str] = (
+            sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
+        )
+    except OSError as error:
+        print(f"{name}: cannot read {args.input}: {error.strerror}", file=sys.stderr)
+        return 1
+    try:
+        with stream:
+            run(_numbered(stream), args.backend, sys.stdout.write)
+        sys.stdout.flush()
+    except InputError as error:
+        sys.stdout.flush()
+        print(f"{name}: {error}", file=sys.stderr)
+        return 1
+    except ImportError as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        return 1
+    except UnicodeDecodeError:
+        print(f"{name}: input is not UTF-8 text", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, without a flush error at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

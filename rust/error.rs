@@ -1,0 +1,44 @@
+//! The errors every core returns; the glue maps each variant to one Python exception class.
+
+use crate::budget::Stop;
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Input of the right type but the wrong shape or content (Python `ValueError`).
+    Malformed(String),
+    /// An argument of the wrong type altogether (Python `TypeError`).
+    WrongType(String),
+    /// A well-formed board that cannot arise in play (Python `perfectplay.IllegalPosition`).
+    Illegal(String),
+    /// The search stopped early (`SearchLimitExceeded` or the pending `KeyboardInterrupt`).
+    Stopped(Stop),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Malformed(message) | Error::WrongType(message) | Error::Illegal(message) => {
+                f.write_str(message)
+            }
+            Error::Stopped(Stop::NodeLimit(limit)) => {
+                write!(f, "search needed more than node_limit={limit} nodes")
+            }
+            Error::Stopped(Stop::Interrupted) => f.write_str("search interrupted"),
+        }
+    }
+}
+
+impl From<Stop> for Error {
+    fn from(stop: Stop) -> Self {
+        Error::Stopped(stop)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// `Err(Error::Malformed(format!(...)))`
+macro_rules! malformed {
+    ($($arg:tt)*) => { Err($crate::error::Error::Malformed(format!($($arg)*))) };
+}
+pub(crate) use malformed;

@@ -1,0 +1,382 @@
+//! The only file that knows Python: converts arguments into core data, releases the GIL for
+//! searches, polls for Ctrl-C, and maps core errors to Python exceptions. Result types and
+//! exception classes are the Python package's own (`perfectplay._types`,
+//! `perfectplay.errors`), so both backends return and raise the very same classes.
+
+use crate::board_input::{Item, MAX_DEPTH};
+use crate::budget::{Budget, Stop};
+use crate::error::Error;
+use crate::solution::Solution;
+use crate::tictactoe::{self, CellCode, Outcome};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyList, PyMemoryView, PySequence, PyString,
+    PyTuple, PyType,
+};
+use std::borrow::Cow;
+
+pyo3::import_exception!(perfectplay.errors, IllegalPosition);
+pyo3::import_exception!(perfectplay.errors, SearchLimitExceeded);
+
+/// The Python exception for a core error. `interrupt` is the exception a poll caught (Ctrl-C).
+fn to_py_err(error: Error, interrupt: Option<PyErr>) -> PyErr {
+    match error {
+        Error::Malformed(message) => PyValueError::new_err(message),
+        Error::WrongType(message) => PyTypeError::new_err(message),
+        Error::Illegal(message) => IllegalPosition::new_err(message),
+        Error::Stopped(Stop::Interrupted) => interrupt.unwrap_or_else(|| {
+            PyValueError::new_err("search interrupted without a pending signal")
+        }),
+        stopped @ Error::Stopped(Stop::NodeLimit(_)) => {
+            SearchLimitExceeded::new_err(stopped.to_string())
+        }
+    }
+}
+
+fn err(error: Error) -> PyErr {
+    to_py_err(error, None)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|name| name.to_string())
+        .unwrap_or_else(|_| "object".to_owned())
+}
+
+fn int_item(int: &Bound<'_, PyAny>) -> Item<'static> {
+    int.extract::<i64>().map_or(Item::BigInt, Item::Int)
+}
+
+/// Reduces a Python argument to an [`Item`]: str, bool, int, sequences (lists, tuples, any
+/// `collections.abc.Sequence`, and array-likes with `tolist` and `shape` such as numpy arrays),
+/// objects with `__index__` (numpy integers); anything else by its type name. The pure-Python
+/// twin's `board_input.to_item` follows the same order.
+fn to_item(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Item<'static>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        return Ok(Item::Text(Cow::Owned(text.to_string_lossy().into_owned())));
+    }
+    if let Ok(flag) = obj.cast::<PyBool>() {
+        return Ok(Item::Bool(flag.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(int_item(obj));
+    }
+    if obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyMemoryView>()
+    {
+        return Ok(Item::Other(type_name(obj)));
+    }
+    let items = if obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.cast::<PySequence>().is_ok()
+    {
+        obj.clone()
+    } else if obj.hasattr("tolist")? && obj.hasattr("shape")? {
+        let plain = obj.call_method0("tolist")?;
+        if !plain.is_instance_of::<PyList>() {
+            return to_item(&plain, depth);
+        }
+        plain
+    } else if obj.hasattr("__index__")? {
+        return Ok(int_item(&obj.call_method0("__index__")?));
+    } else {
+        return Ok(Item::Other(type_name(obj)));
+    };
+    if depth >= MAX_DEPTH {
+        return Ok(Item::Seq(Vec::new()));
+    }
+    items
+        .try_iter()?
+        .map(|item| to_item(&item?, depth + 1))
+        .collect::<PyResult<Vec<_>>>()
+        .map(Item::Seq)
+}
+
+fn solution_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static SOLUTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    SOLUTION.import(py, "perfectplay._types", "Solution")
+}
+
+/// Builds a `perfectplay.Solution`; `to_move` turns a core move into its Python form.
+fn to_solution<'py, M, P>(
+    py: Python<'py>,
+    solution: Solution<M>,
+    to_move: impl Fn(&M) -> P,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    P: IntoPyObject<'py>,
+{
+    let best_moves = PyTuple::new(py, solution.best_moves.iter().map(&to_move))?;
+    let line = PyTuple::new(py, solution.line.iter().map(&to_move))?;
+    solution_type(py)?.call1((
+        solution.value,
+        solution.winner,
+        solution.plies,
+        best_moves,
+        line,
+        solution.nodes,
+    ))
+}
+
+// ---------------------------------------------------------------- tic-tac-toe
+
+/// The table code of a board argument; a str takes the one-pass path.
+fn tictactoe_code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(text) = board.cast::<PyString>() {
+        return match text.to_str() {
+            Ok(text) => tictactoe::code_of_text(text),
+            Err(_) => tictactoe::code_of(&Item::Text(text.to_string_lossy())),
+        }
+        .map_err(err);
+    }
+    tictactoe::code_of(&to_item(board, 0)?).map_err(err)
+}
+
+#[pyfunction]
+pub fn tictactoe_value(board: &Bound<'_, PyAny>) -> PyResult<i8> {
+    tictactoe::table()
+        .value(tictactoe_code(board)?)
+        .map_err(err)
+}
+
+#[pyfunction]
+pub fn tictactoe_outcome(board: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    Ok(
+        match tictactoe::table()
+            .outcome(tictactoe_code(board)?)
+            .map_err(err)?
+        {
+            Outcome::X => "x",
+            Outcome::O => "o",
+            Outcome::Draw => "draw",
+        },
+    )
+}
+
+#[pyfunction]
+pub fn tictactoe_solve<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let solution = tictactoe::table()
+        .solve(tictactoe_code(board)?)
+        .map_err(err)?;
+    to_solution(py, solution, |&cell| cell)
+}
+
+#[pyfunction]
+pub fn tictactoe_best_move(board: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    tictactoe::table()
+        .best_move(tictactoe_code(board)?)
+        .map_err(err)
+}
+
+#[pyfunction]
+pub fn tictactoe_analyze<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let moves = tictactoe::table()
+        .analyze(tictactoe_code(board)?)
+        .map_err(err)?;
+    let result = PyDict::new(py);
+    for (cell, value, plies) in moves {
+        result.set_item(cell, (value, plies))?;
+    }
+    Ok(result)
+}
+
+#[pyfunction]
+pub fn tictactoe_to_move(board: &Bound<'_, PyAny>) -> PyResult<Option<char>> {
+    tictactoe::table()
+        .to_move(tictactoe_code(board)?)
+        .map_err(err)
+}
+
+#[pyfunction]
+pub fn tictactoe_is_reachable(board: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(tictactoe::table().is_reachable(tictactoe_code(board)?))
+}
+
+#[pyfunction]
+pub fn tictactoe_is_valid_final(board: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(tictactoe::table().is_valid_final(tictactoe_code(board)?))
+}
+
+/// Looks up every row of a batch in `per_code` (`Table::value` or `Table::best_move`).
+fn tictactoe_batch<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    per_code: fn(&tictactoe::Table) -> &[i8],
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let table = tictactoe::table();
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        return batch_array(py, array, per_code(table));
+    }
+    let is_sequence = boards.is_instance_of::<PyList>()
+        || boards.is_instance_of::<PyTuple>()
+        || (boards.cast::<PySequence>().is_ok() && !boards.is_instance_of::<PyString>());
+    let is_bytes = boards.is_instance_of::<PyBytes>()
+        || boards.is_instance_of::<PyByteArray>()
+        || boards.is_instance_of::<PyMemoryView>();
+    if !is_sequence || is_bytes {
+        return Err(PyTypeError::new_err(format!(
+            "boards must be a numpy integer array or a sequence of boards, not {}",
+            type_name(boards)
+        )));
+    }
+    let mut out = Vec::with_capacity(boards.len().unwrap_or(0));
+    for (row, board) in boards.try_iter()?.enumerate() {
+        let code = tictactoe_code(&board?).map_err(|e| with_row(py, e, row))?;
+        let answer = per_code(table)[code];
+        if answer == tictactoe::NOT_LEGAL {
+            return Err(with_row(py, err(tictactoe::illegal_reason(code)), row));
+        }
+        out.push(answer);
+    }
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Prefixes an exception's message with the batch row it concerns, keeping its class.
+fn with_row(py: Python<'_>, error: PyErr, row: usize) -> PyErr {
+    let message = format!("row {row}: {}", error.value(py));
+    let class = error.get_type(py);
+    match class.call1((message,)) {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(_) => error,
+    }
+}
+
+/// Rows of a numpy integer array of shape (N, 9) or (N, 3, 3), read in place without the GIL.
+fn batch_array<'py>(
+    py: Python<'py>,
+    array: &Bound<'py, PyUntypedArray>,
+    per_code: &[i8],
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let shape = array.shape().to_vec();
+    let rows = match shape.as_slice() {
+        [rows, 9] | [rows, 3, 3] => *rows,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "boards must have shape (N, 9) or (N, 3, 3), got {shape:?}"
+            )));
+        }
+    };
+    macro_rules! try_dtype {
+        ($($t:ty),*) => {$(
+            if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
+                return lookup_typed(py, typed, rows, per_code);
+            }
+        )*};
+    }
+    try_dtype!(u8, i8, u16, i16, u32, i32, u64, i64);
+    Err(PyTypeError::new_err(format!(
+        "boards must be an integer array, not {}",
+        array.dtype()
+    )))
+}
+
+fn lookup_typed<'py, T: CellCode + numpy::Element>(
+    py: Python<'py>,
+    array: &Bound<'py, PyArrayDyn<T>>,
+    rows: usize,
+    per_code: &[i8],
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    // A non-contiguous view is copied once into C order.
+    let contiguous;
+    let array = if array.is_c_contiguous() {
+        array
+    } else {
+        contiguous = numpy::get_array_module(py)?
+            .getattr("ascontiguousarray")?
+            .call1((array,))?
+            .cast_into::<PyArrayDyn<T>>()?;
+        &contiguous
+    };
+    let readonly = array.readonly();
+    let cells = readonly
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut out = vec![0i8; rows];
+    py.detach(|| tictactoe::lookup_rows(cells, per_code, &mut out))
+        .map_err(|bad| with_row(py, err(bad.error), bad.row))?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+#[pyfunction]
+pub fn tictactoe_batch_values<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    tictactoe_batch(py, boards, |table| &table.value)
+}
+
+#[pyfunction]
+pub fn tictactoe_batch_best_move<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    tictactoe_batch(py, boards, |table| &table.best_move)
+}
+
+/// Runs a search without the GIL, polling for signals when on the main thread; a pending
+/// exception (KeyboardInterrupt) stops the search and is raised.
+#[allow(dead_code)]
+fn search_detached<T: Send>(
+    py: Python<'_>,
+    node_limit: Option<u64>,
+    search: impl FnOnce(&mut Budget) -> crate::error::Result<T> + Send,
+) -> PyResult<T> {
+    let main_thread = is_main_thread(py)?;
+    let mut interrupt: Option<PyErr> = None;
+    let result = py.detach(|| {
+        let mut poll = || {
+            main_thread
+                && Python::attach(|py| match py.check_signals() {
+                    Ok(()) => false,
+                    Err(pending) => {
+                        interrupt = Some(pending);
+                        true
+                    }
+                })
+        };
+        let mut budget = Budget::new(node_limit, &mut poll);
+        search(&mut budget)
+    });
+    result.map_err(|error| to_py_err(error, interrupt))
+}
+
+/// Signals are only delivered to the main thread, so only there is polling worth its cost.
+#[allow(dead_code)]
+fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let current = threading.call_method0("current_thread")?;
+    let main = threading.call_method0("main_thread")?;
+    Ok(current.is(&main))
+}
+
+/// Checks a `node_limit=` argument: None or a positive int.
+#[allow(dead_code)]
+fn node_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(limit) = limit.filter(|l| !l.is_none()) else {
+        return Ok(None);
+    };
+    if limit.is_instance_of::<PyBool>() || !limit.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "node_limit must be an int or None, not {}",
+            type_name(limit)
+        )));
+    }
+    if limit.lt(1)? {
+        return Err(PyValueError::new_err(format!(
+            "node_limit must be positive, got {limit}"
+        )));
+    }
+    // Beyond u64 there is no limit left to enforce.
+    Ok(Some(limit.extract::<u64>().unwrap_or(u64::MAX)))
+}

@@ -1,0 +1,30 @@
+//! perfectplay's compiled core, imported from Python as `perfectplay._core`.
+//!
+//! This file only wires modules together. The game cores (`tictactoe`, `mnk`, ...) know nothing
+//! of Python; `glue` is the one file that converts Python arguments and results.
+
+pub mod board_input;
+pub mod budget;
+pub mod error;
+mod glue;
+pub mod mnk;
+pub mod score;
+pub mod solution;
+pub mod tictactoe;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(glue::tictactoe_value, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_outcome, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_to_move, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_is_reachable, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_is_valid_final, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_batch_values, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::tictactoe_batch_best_move, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,51 @@
+"""Shared fixtures: every API test runs on each backend under test.
+
+By default both backends are tested; ``PERFECTPLAY_BACKEND=rust|python`` narrows the API tests
+to that one. Tests that compare the backends with each other always use both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from perfectplay._backend import BACKENDS, implementation
+
+DATA = Path(__file__).parent / "data"
+
+_chosen = os.environ.get("PERFECTPLAY_BACKEND", "").strip().lower()
+BACKENDS_UNDER_TEST = (_chosen,) if _chosen in BACKENDS else BACKENDS
+
+
+def load_jsonl(name: str) -> list[dict[str, Any]]:
+    with open(DATA / name, encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def load_json(name: str) -> Any:
+    with open(DATA / name, encoding="utf-8") as file:
+        return json.load(file)
+
+
+@pytest.fixture(params=BACKENDS_UNDER_TEST)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def ttt(backend: str) -> Any:
+    """The tic-tac-toe functions of the backend under test."""
+    return implementation("tictactoe", backend)
+
+
+@pytest.fixture(scope="session")
+def rust_ttt() -> Any:
+    return implementation("tictactoe", "rust")
+
+
+@pytest.fixture(scope="session")
+def python_ttt() -> Any:
+    return implementation("tictactoe", "python")

@@ -1,0 +1,81 @@
+"""Backend choice (PERFECTPLAY_BACKEND) and the public package surface."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import perfectplay
+from perfectplay import _backend
+
+# Runs a snippet in a fresh interpreter where importing perfectplay._core fails.
+HIDE_CORE = """
+import sys
+class HideCore:
+    def find_spec(self, name, path=None, target=None):
+        if name == "perfectplay._core":
+            raise ImportError("hidden for the test")
+sys.meta_path.insert(0, HideCore())
+"""
+
+
+def run_python(code: str, backend: str | None, hide_core: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PERFECTPLAY_BACKEND"}
+    if backend is not None:
+        env["PERFECTPLAY_BACKEND"] = backend
+    source = (HIDE_CORE if hide_core else "") + code
+    return subprocess.run(
+        [sys.executable, "-W", "default", "-c", source], env=env, capture_output=True, text=True
+    )
+
+
+def test_rust_is_chosen_when_built() -> None:
+    result = run_python("import perfectplay; print(perfectplay.BACKEND)", None, hide_core=False)
+    assert result.stdout.strip() == "rust"
+    assert result.stderr == ""
+
+
+def test_python_can_be_forced() -> None:
+    result = run_python("import perfectplay; print(perfectplay.BACKEND)", "python", False)
+    assert result.stdout.strip() == "python"
+    assert result.stderr == ""
+
+
+def test_missing_extension_falls_back_with_one_warning() -> None:
+    code = (
+        "import perfectplay; print(perfectplay.BACKEND, perfectplay.tictactoe.value('.........'))"
+    )
+    result = run_python(code, None, hide_core=True)
+    assert result.stdout.strip() == "python 0"
+    assert result.stderr.count("RuntimeWarning") == 1
+
+
+def test_rust_demanded_but_missing_is_an_import_error() -> None:
+    result = run_python("import perfectplay", "rust", hide_core=True)
+    assert result.returncode != 0
+    assert "ImportError: PERFECTPLAY_BACKEND=rust" in result.stderr
+
+
+def test_unknown_backend_is_an_import_error() -> None:
+    result = run_python("import perfectplay", "java", hide_core=False)
+    assert "PERFECTPLAY_BACKEND must be 'rust' or 'python'" in result.stderr
+
+
+def test_public_functions_come_from_the_chosen_backend() -> None:
+    chosen = _backend.implementation("tictactoe", perfectplay.BACKEND)
+    assert perfectplay.tictactoe.value is chosen.value
+    assert set(perfectplay.tictactoe.__all__) == {
+        name
+        for name in vars(chosen)
+        if not name.startswith("_") and callable(getattr(chosen, name))
+    } & set(perfectplay.tictactoe.__all__)
+
+
+def test_both_backends_offer_the_same_functions() -> None:
+    for game in ("tictactoe",):
+        rust = {n for n in vars(_backend.implementation(game, "rust")) if not n.startswith("_")}
+        public = set(getattr(perfectplay, game).__all__)
+        assert rust == public
+        python = _backend.implementation(game, "python")
+        assert all(callable(getattr(python, name)) for name in public)

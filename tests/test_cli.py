@@ -1,0 +1,93 @@
+"""The command line: judge samples byte for byte on each backend, and clean failures."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import load_json
+
+SAMPLES = load_json("judge_samples.json")
+
+
+def run(command: str, stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", command, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def judge_cases() -> list[tuple[str, str, str]]:
+    cases = []
+    for command, samples in SAMPLES.items():
+        if command == "footholds":  # lands with the footholds game
+            continue
+        for sample in samples if isinstance(samples, list) else [samples]:
+            cases.append((command, sample["input"], sample["output"]))
+    return cases
+
+
+@pytest.mark.parametrize(("command", "stdin", "expected"), judge_cases())
+def test_judge_samples_byte_for_byte(backend: str, command: str, stdin: str, expected: str) -> None:
+    result = run(command, stdin, "--backend", backend)
+    assert result.stderr == ""
+    assert result.returncode == 0
+    assert result.stdout == expected
+
+
+def test_reads_a_file_argument(tmp_path: Path, backend: str) -> None:
+    sample = SAMPLES["final"]
+    path = tmp_path / "boards.txt"
+    path.write_text(sample["input"])
+    result = run("final", "", str(path), "--backend", backend)
+    assert (result.returncode, result.stdout) == (0, sample["output"])
+
+
+@pytest.mark.parametrize(
+    ("command", "stdin", "words"),
+    [
+        ("tictactoe", "2\n...\n.q.\n...\n", "line 2: unknown symbol 'q'"),
+        ("tictactoe", "2\n...\n...\n...\n", "line 5: expected a board row"),
+        ("tictactoe", "two\n", "line 1: expected the number of boards"),
+        ("tictactoe", "1\n...\n....\n...\n", "line 3: a board row has 3 cells"),
+        ("tictactoe", "1\nxxx\n...\n...\n", "line 2: X has 3 marks and O has 0"),
+        ("tictactoe", "1\n...\n...\n...\n...\n", "line 5: unexpected input"),
+        ("alpha", "1 1 1 0 0 0 0 0 0\n", "line 1: X has 3 marks"),
+        ("alpha", "1 2 0\n0 0 0\n0 0\n", "line 3: a board has 9 cells"),
+        ("alpha", "1 2 0\n0 0 0\n0 0 7\n", "line 1: unknown symbol '7'"),
+        ("alpha", "", "expected a board"),
+        ("final", "XXX\nend\n", "line 1: a board has 9 characters"),
+        ("final", "XXXOO.XXX\nXXXOOQXXX\nend\n", "line 2: unknown symbol 'Q'"),
+    ],
+)
+def test_bad_input_fails_with_one_line_on_stderr(
+    backend: str, command: str, stdin: str, words: str
+) -> None:
+    result = run(command, stdin, "--backend", backend)
+    assert result.returncode == 1
+    assert words in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_wrong_usage_exits_2() -> None:
+    assert run("nonsense", "").returncode == 2
+    assert run("final", "", "--backend", "java").returncode == 2
+
+
+def test_missing_file_exits_1(tmp_path: Path) -> None:
+    result = run("final", "", str(tmp_path / "missing.txt"))
+    assert result.returncode == 1
+    assert "cannot read" in result.stderr
+
+
+def test_streams_many_cases(backend: str) -> None:
+    boards = ["XXXOO.XXX", "XOXOXOXOX", "OXOXOXOXO", "XXOOOXXOX"] * 25_000
+    result = run("final", "\n".join(boards) + "\nend\n", "--backend", backend)
+    assert result.returncode == 0
+    assert result.stdout == "invalid\nvalid\ninvalid\nvalid\n" * 25_000
