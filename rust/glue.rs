@@ -8,6 +8,7 @@ use crate::budget::{Budget, Stop};
 use crate::error::Error;
 use crate::solution::Solution;
 use crate::tictactoe::{self, CellCode, Outcome};
+use crate::{footholds, footholds_plain, footholds_search};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -324,9 +325,77 @@ pub fn tictactoe_batch_best_move<'py>(
     tictactoe_batch(py, boards, |table| &table.best_move)
 }
 
+// ---------------------------------------------------------------- footholds
+
+/// The board and the two locations of a footholds call, checked in that order.
+fn footholds_args(
+    board: &Bound<'_, PyAny>,
+    aloc: &Bound<'_, PyAny>,
+    bloc: &Bound<'_, PyAny>,
+) -> PyResult<(footholds::Board, u8, u8)> {
+    let board = footholds::parse_board(&to_item(board, 0)?).map_err(err)?;
+    let a = footholds::parse_location(&to_item(aloc, 0)?, "aloc", &board).map_err(err)?;
+    let b = footholds::parse_location(&to_item(bloc, 0)?, "bloc", &board).map_err(err)?;
+    Ok((board, a, b))
+}
+
+/// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
+#[pyfunction]
+#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+pub fn footholds_solve<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    aloc: &Bound<'py, PyAny>,
+    bloc: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (board, a, b) = footholds_args(board, aloc, bloc)?;
+    let limit = parse_node_limit(node_limit)?;
+    let solution = search_detached(py, limit, |budget| {
+        footholds_search::solve(&board, a, b, budget).map_err(Error::from)
+    })?;
+    to_solution(py, solution, |&cell| board.row_col(cell))
+}
+
+/// The judge's answer: the total number of moves under perfect play.
+#[pyfunction]
+#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+pub fn footholds_total_moves<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    aloc: &Bound<'py, PyAny>,
+    bloc: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+) -> PyResult<u32> {
+    let (board, a, b) = footholds_args(board, aloc, bloc)?;
+    let limit = parse_node_limit(node_limit)?;
+    search_detached(py, limit, |budget| {
+        footholds_search::total_moves(&board, a, b, budget).map_err(Error::from)
+    })
+}
+
+/// For tests and benchmarks: plain judge-style backtracking (no memo, no pruning), returning
+/// ``(value, plies, best_moves)`` from A's side.
+#[pyfunction]
+#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+pub fn backtrack_footholds<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    aloc: &Bound<'py, PyAny>,
+    bloc: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(i8, u32, Vec<(usize, usize)>)> {
+    let (board, a, b) = footholds_args(board, aloc, bloc)?;
+    let limit = parse_node_limit(node_limit)?;
+    let result = search_detached(py, limit, |budget| {
+        footholds_plain::backtrack(&board, a, b, budget).map_err(Error::from)
+    })?;
+    let value = if result.a_wins { 1 } else { -1 };
+    Ok((value, result.moves, result.best_moves))
+}
+
 /// Runs a search without the GIL, polling for signals when on the main thread; a pending
 /// exception (KeyboardInterrupt) stops the search and is raised.
-#[allow(dead_code)]
 fn search_detached<T: Send>(
     py: Python<'_>,
     node_limit: Option<u64>,
@@ -352,7 +421,6 @@ fn search_detached<T: Send>(
 }
 
 /// Signals are only delivered to the main thread, so only there is polling worth its cost.
-#[allow(dead_code)]
 fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
     let threading = py.import("threading")?;
     let current = threading.call_method0("current_thread")?;
@@ -361,8 +429,7 @@ fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
 }
 
 /// Checks a `node_limit=` argument: None or a positive int.
-#[allow(dead_code)]
-fn node_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+fn parse_node_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     let Some(limit) = limit.filter(|l| !l.is_none()) else {
         return Ok(None);
     };

@@ -6,10 +6,14 @@
 pub mod board_input;
 pub mod budget;
 pub mod error;
+pub mod footholds;
+pub mod footholds_plain;
+pub mod footholds_search;
 mod glue;
 pub mod mnk;
 pub mod score;
 pub mod solution;
+pub mod table;
 pub mod tictactoe;
 
 use pyo3::prelude::*;
@@ -26,5 +30,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(glue::tictactoe_is_valid_final, module)?)?;
     module.add_function(wrap_pyfunction!(glue::tictactoe_batch_values, module)?)?;
     module.add_function(wrap_pyfunction!(glue::tictactoe_batch_best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::footholds_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::footholds_total_moves, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::backtrack_footholds, module)?)?;
     Ok(())
 }

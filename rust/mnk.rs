@@ -210,15 +210,15 @@ pub fn board_from_grid(grid: &Grid<u8>) -> Board {
 
 /// Remembers exact scores of positions (mine, theirs) for [`exhaustive_score`].
 pub trait Memo {
-    fn get(&self, mine: u64, theirs: u64) -> Option<Score>;
-    fn put(&mut self, mine: u64, theirs: u64, score: Score);
+    fn recall(&self, mine: u64, theirs: u64) -> Option<Score>;
+    fn remember(&mut self, mine: u64, theirs: u64, score: Score);
 }
 
 impl Memo for HashMap<(u64, u64), Score> {
-    fn get(&self, mine: u64, theirs: u64) -> Option<Score> {
+    fn recall(&self, mine: u64, theirs: u64) -> Option<Score> {
         HashMap::get(self, &(mine, theirs)).copied()
     }
-    fn put(&mut self, mine: u64, theirs: u64, score: Score) {
+    fn remember(&mut self, mine: u64, theirs: u64, score: Score) {
         self.insert((mine, theirs), score);
     }
 }
@@ -231,7 +231,7 @@ pub fn exhaustive_score(
     theirs: u64,
     memo: &mut impl Memo,
 ) -> Score {
-    if let Some(known) = memo.get(mine, theirs) {
+    if let Some(known) = memo.recall(mine, theirs) {
         return known;
     }
     let empty = geometry.full & !(mine | theirs);
@@ -249,7 +249,7 @@ pub fn exhaustive_score(
         }
         best
     };
-    memo.put(mine, theirs, result);
+    memo.remember(mine, theirs, result);
     result
 }
 

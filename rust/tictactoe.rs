@@ -150,11 +150,11 @@ pub struct Table {
 struct CodeMemo(Vec<i8>);
 
 impl Memo for CodeMemo {
-    fn get(&self, mine: u64, theirs: u64) -> Option<Score> {
+    fn recall(&self, mine: u64, theirs: u64) -> Option<Score> {
         let score = self.0[relative_code(mine, theirs)];
         (score != NOT_LEGAL).then_some(score as Score)
     }
-    fn put(&mut self, mine: u64, theirs: u64, score: Score) {
+    fn remember(&mut self, mine: u64, theirs: u64, score: Score) {
         self.0[relative_code(mine, theirs)] = score as i8;
     }
 }

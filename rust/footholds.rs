@@ -1,0 +1,299 @@
+//! Disappearing footholds (KAKAO 2022): the board, its parsing, and the rules.
+//!
+//! Bit layout: cell `(row, col)` of a `rows x cols` board is bit `row * cols + col` of a `u64`
+//! (rows * cols <= 64); the footholds still standing are a mask of such bits. A position is
+//! that mask and the two pieces' cells, the side to move first ("me", "you"): the player to
+//! move steps to an orthogonal neighbour that still stands (the opponent's cell included) and
+//! the cell it left disappears. A player loses when, on its turn, it cannot move or its cell is
+//! gone (both stood on one cell and the opponent stepped away). Each move removes exactly one
+//! cell, so the scoring rule of `score.rs` counts the cells left at the end.
+
+use crate::board_input::{
+    Item, MAX_DEPTH, board_type_error, cell_type_error, check_rectangle, describe_char,
+    is_separator, row_type_error, text_rows,
+};
+use crate::error::{Error, Result, malformed};
+
+/// A footholds board: its shape, the footholds, and each cell's orthogonal neighbours.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub rows: usize,
+    pub cols: usize,
+    /// The cells that are footholds (1) rather than holes (0).
+    pub footholds: u64,
+    /// Orthogonal neighbours of each cell on the board, footholds or not.
+    pub neighbours: Vec<u64>,
+    /// Every cell but those of the first column / the last column: masks for shifting sets
+    /// sideways without wrapping into the next row.
+    not_first_col: u64,
+    not_last_col: u64,
+    all_cells: u64,
+}
+
+impl Board {
+    pub fn new(rows: usize, cols: usize, footholds: u64) -> Board {
+        let cells = rows * cols;
+        let all_cells = if cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cells) - 1
+        };
+        let first_col = (0..rows).fold(0u64, |mask, row| mask | 1 << (row * cols));
+        let last_col = first_col << (cols - 1);
+        let board = Board {
+            rows,
+            cols,
+            footholds: footholds & all_cells,
+            neighbours: Vec::new(),
+            not_first_col: all_cells & !first_col,
+            not_last_col: all_cells & !last_col,
+            all_cells,
+        };
+        let neighbours = (0..cells).map(|cell| board.expand(1 << cell)).collect();
+        Board {
+            neighbours,
+            ..board
+        }
+    }
+
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// For each side (left, right, above, below), the cells whose neighbour on that side is in
+    /// `set`.
+    #[inline]
+    pub fn neighbour_sides(&self, set: u64) -> [u64; 4] {
+        let cols = self.cols as u32;
+        [
+            ((set & self.not_last_col) << 1) & self.all_cells,
+            (set & self.not_first_col) >> 1,
+            set.checked_shl(cols).unwrap_or(0) & self.all_cells,
+            set.checked_shr(cols).unwrap_or(0),
+        ]
+    }
+
+    /// The cells orthogonally next to any cell of `set` (on the board, footholds or not).
+    #[inline]
+    pub fn expand(&self, set: u64) -> u64 {
+        let [left, right, above, below] = self.neighbour_sides(set);
+        left | right | above | below
+    }
+
+    /// The cells of `within` connected to `start` through cells of `within` (start included
+    /// when it is in `within`).
+    #[inline]
+    pub fn region(&self, start: u64, within: u64) -> u64 {
+        let mut region = start & within;
+        loop {
+            let grown = (region | self.expand(region)) & within;
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
+    /// Can a piece at `from` reach `to` through cells of `within`? Grows from `from` only until
+    /// it touches `to`, so near pieces cost little. `Err(region)`: no, and the region it fills.
+    #[inline]
+    pub fn reaches(&self, from: u64, to: u64, within: u64) -> std::result::Result<(), u64> {
+        let mut region = from & within;
+        loop {
+            let grown = (region | self.expand(region)) & within;
+            if grown & to != 0 {
+                return Ok(());
+            }
+            if grown == region {
+                return Err(region);
+            }
+            region = grown;
+        }
+    }
+
+    pub fn cell(&self, row: usize, col: usize) -> u8 {
+        (row * self.cols + col) as u8
+    }
+
+    pub fn row_col(&self, cell: u8) -> (usize, usize) {
+        (cell as usize / self.cols, cell as usize % self.cols)
+    }
+}
+
+fn foothold_char(c: char) -> Result<bool> {
+    match c {
+        '1' => Ok(true),
+        '0' => Ok(false),
+        _ => malformed!(
+            "unknown symbol {} in board (cells are 0 for a hole, 1 for a foothold)",
+            describe_char(c)
+        ),
+    }
+}
+
+fn foothold_cell(cell: &Item) -> Result<bool> {
+    match cell {
+        Item::Bool(flag) => Ok(*flag),
+        Item::Int(0) => Ok(false),
+        Item::Int(1) => Ok(true),
+        Item::Int(value) => malformed!("cell value {value} is not 0 or 1"),
+        Item::BigInt => malformed!("cell value is out of range: cells are 0 or 1"),
+        Item::Text(text) => {
+            let mut chars = text.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => foothold_char(c),
+                _ => malformed!(
+                    "cell must be a single character, got a str of length {}",
+                    text.chars().count()
+                ),
+            }
+        }
+        other => Err(cell_type_error(other)),
+    }
+}
+
+fn read_text_row(row: &str, cells: &mut Vec<bool>) -> Result<usize> {
+    let before = cells.len();
+    for c in row.chars().filter(|&c| !is_separator(c)) {
+        cells.push(foothold_char(c)?);
+    }
+    Ok(cells.len() - before)
+}
+
+/// Reads a board: rows of 0/1 (bools allowed) or a text of rows such as `"111/101/111"`.
+pub fn parse_board(board: &Item) -> Result<Board> {
+    let mut cells = Vec::new();
+    let mut lengths = Vec::new();
+    match board {
+        Item::Text(text) => {
+            for row in text_rows(text) {
+                lengths.push(read_text_row(row, &mut cells)?);
+            }
+        }
+        Item::Seq(rows) => {
+            for row in rows {
+                lengths.push(match row {
+                    Item::Text(text) => read_text_row(text, &mut cells)?,
+                    Item::Seq(row_cells) => {
+                        for cell in row_cells {
+                            cells.push(foothold_cell(cell)?);
+                        }
+                        row_cells.len()
+                    }
+                    other => return Err(row_type_error(other)),
+                });
+            }
+        }
+        other => return Err(board_type_error(other)),
+    }
+    let (rows, cols) = check_rectangle(&lengths)?;
+    let footholds = cells
+        .iter()
+        .enumerate()
+        .fold(0u64, |mask, (cell, &foothold)| mask | (foothold as u64) << cell);
+    Ok(Board::new(rows, cols, footholds))
+}
+
+/// Reads a player's location, a (row, col) pair that must be a foothold of the board.
+pub fn parse_location(location: &Item, name: &str, board: &Board) -> Result<u8> {
+    const _: () = assert!(MAX_DEPTH >= 1, "a location's items are read");
+    let Item::Seq(pair) = location else {
+        return Err(Error::WrongType(format!(
+            "{name} must be a (row, col) pair, not {}",
+            location.type_word()
+        )));
+    };
+    let [row, col] = pair.as_slice() else {
+        return malformed!(
+            "{name} must be a (row, col) pair, got a sequence of {} items",
+            pair.len()
+        );
+    };
+    let coordinate = |item: &Item| match item {
+        Item::Int(value) => Ok(*value),
+        Item::BigInt => Ok(i64::MAX),
+        other => Err(Error::WrongType(format!(
+            "{name} must hold ints, not {}",
+            other.type_word()
+        ))),
+    };
+    let (row, col) = (coordinate(row)?, coordinate(col)?);
+    let on_board = (0..board.rows as i64).contains(&row) && (0..board.cols as i64).contains(&col);
+    if !on_board {
+        return malformed!(
+            "{name} ({row}, {col}) is off the {}x{} board",
+            board.rows,
+            board.cols
+        );
+    }
+    let cell = board.cell(row as usize, col as usize);
+    if board.footholds >> cell & 1 == 0 {
+        return malformed!("{name} ({row}, {col}) is on a hole");
+    }
+    Ok(cell)
+}
+
+/// A position: the footholds left and the two pieces, the side to move first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub footholds: u64,
+    pub me: u8,
+    pub you: u8,
+}
+
+impl Position {
+    /// The cells the side to move may step to (none if its own cell is gone).
+    #[inline]
+    pub fn moves(&self, board: &Board) -> u64 {
+        if self.footholds >> self.me & 1 == 0 {
+            return 0;
+        }
+        board.neighbours[self.me as usize] & self.footholds
+    }
+
+    /// The position after the side to move steps to `to`; the opponent moves next.
+    #[inline]
+    pub fn play(&self, to: u8) -> Position {
+        Position {
+            footholds: self.footholds & !(1 << self.me),
+            me: self.you,
+            you: to,
+        }
+    }
+
+    pub fn cells_left(&self) -> u32 {
+        self.footholds.count_ones()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expands_without_wrapping_rows() {
+        let board = Board::new(3, 3, 0b111_111_111);
+        assert_eq!(board.neighbours[0], 0b000_001_010);
+        assert_eq!(board.neighbours[2], 0b000_100_010);
+        assert_eq!(board.neighbours[4], 0b010_101_010);
+        assert_eq!(board.neighbours[8], 0b010_100_000);
+        let wide = Board::new(1, 64, u64::MAX);
+        assert_eq!(wide.neighbours[63], 1 << 62);
+        let tall = Board::new(8, 8, u64::MAX);
+        assert_eq!(tall.neighbours[63], 1 << 62 | 1 << 55);
+        assert_eq!(board.region(1, 0b111_101_111), 0b111_101_111);
+        assert_eq!(board.region(1, 0b111_000_111), 0b000_000_111);
+    }
+
+    #[test]
+    fn parses_boards_and_locations() {
+        let board = parse_board(&Item::Text("111/101/111".into())).unwrap();
+        assert_eq!((board.rows, board.cols, board.footholds), (3, 3, 0b111_101_111));
+        let location = Item::Seq(vec![Item::Int(1), Item::Int(1)]);
+        assert!(matches!(parse_location(&location, "aloc", &board), Err(Error::Malformed(m)) if m.contains("hole")));
+        let location = Item::Seq(vec![Item::Int(3), Item::Int(0)]);
+        assert!(matches!(parse_location(&location, "aloc", &board), Err(Error::Malformed(m)) if m.contains("off")));
+        assert!(parse_board(&Item::Text("11/1".into())).is_err());
+        assert!(parse_board(&Item::Text("12".into())).is_err());
+    }
+}

@@ -1,0 +1,237 @@
+//! A transposition table of bounded size: what the searches learnt about positions they met.
+//!
+//! Each game keys positions by two words (exact, not a hash: a hit is never another position)
+//! and picks the slot by its own hash. One slot per index; a store replaces the old entry unless
+//! that one came from a bigger subtree (more cells left to play), so the costly results stay.
+
+use crate::score::Score;
+
+/// What a stored score says about the true score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score.
+    Exact,
+    /// The true score is at least this (the search failed high).
+    Lower,
+    /// The true score is at most this (the search failed low).
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Slot {
+    key: [u64; 2],
+    score: i8,
+    /// 0 empty, 1 exact, 2 lower, 3 upper.
+    bound: u8,
+    best_move: u8,
+    /// Cells left in the position: a cheap measure of the subtree the score cost.
+    weight: u8,
+}
+
+/// What a probe found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stored {
+    pub score: Score,
+    pub bound: Bound,
+    pub best_move: u8,
+}
+
+pub struct Table {
+    slots: Slots,
+    index_mask: usize,
+}
+
+/// Bytes one entry takes.
+pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
+/// Tables this large are aligned to and backed by 2 MiB pages where the system allows: a probe
+/// is a random access, and with 4 KiB pages most probes of a big table also miss the TLB.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Zeroed slots in memory of their own, aligned for huge pages when large.
+struct Slots {
+    slots: std::ptr::NonNull<Slot>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: `Slots` owns its memory exclusively, like a `Box<[Slot]>`.
+unsafe impl Send for Slots {}
+
+impl Slots {
+    fn zeroed(len: usize) -> Slots {
+        let bytes = len * SLOT_BYTES;
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { std::mem::align_of::<Slot>() };
+        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
+        // SAFETY: the layout has a non-zero size. The memory is zeroed below before any use,
+        // and all-zero bits are a valid (empty) slot.
+        let pointer = unsafe { std::alloc::alloc(layout) } as *mut Slot;
+        let Some(slots) = std::ptr::NonNull::new(pointer) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGE {
+            // Advise before the first touch, so the zeroing below faults in huge pages.
+            // SAFETY: advice on memory this table owns; failure only means small pages.
+            unsafe { libc::madvise(pointer.cast(), bytes, libc::MADV_HUGEPAGE) };
+        }
+        // SAFETY: `bytes` bytes were just allocated at `pointer`.
+        unsafe { std::ptr::write_bytes(pointer.cast::<u8>(), 0, bytes) };
+        Slots { slots, len, layout }
+    }
+
+    fn as_slice(&self) -> &[Slot] {
+        // SAFETY: `len` zero-initialised slots live at `slots` until drop.
+        unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.len) }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [Slot] {
+        // SAFETY: as above, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.slots.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Slots {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this very layout.
+        unsafe { std::alloc::dealloc(self.slots.as_ptr().cast(), self.layout) };
+    }
+}
+
+impl Table {
+    /// A table of the largest power-of-two number of slots that fits in `bytes` (at least two).
+    pub fn with_bytes(bytes: usize) -> Table {
+        let wanted = (bytes / SLOT_BYTES).max(2);
+        let len = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        Table {
+            slots: Slots::zeroed(len),
+            index_mask: len - 1,
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.slots.len * SLOT_BYTES
+    }
+
+    #[inline]
+    fn index(&self, hash: u64) -> usize {
+        // The even slot of a pair: a position may sit in either slot of its pair.
+        (hash >> 32) as usize & self.index_mask & !1
+    }
+
+    /// Hints the CPU to fetch a slot before it is probed.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot = &self.slots.as_slice()[self.index(hash)] as *const Slot as *const i8;
+            // SAFETY: prefetching reads nothing and any address is allowed.
+            unsafe { std::arch::x86_64::_mm_prefetch(slot, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
+    #[inline]
+    pub fn probe(&self, hash: u64, key: [u64; 2]) -> Option<Stored> {
+        let index = self.index(hash);
+        let pair = &self.slots.as_slice()[index..index + 2];
+        let slot = pair.iter().find(|slot| slot.bound != 0 && slot.key == key)?;
+        Some(Stored {
+            score: slot.score as Score,
+            bound: match slot.bound {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            best_move: slot.best_move,
+        })
+    }
+
+    /// Stores a result. Of the pair, the first slot keeps the result of the biggest subtree
+    /// seen, the second takes whatever comes.
+    #[inline]
+    pub fn store(&mut self, hash: u64, key: [u64; 2], weight: u32, stored: Stored) {
+        let index = self.index(hash);
+        let pair = &mut self.slots.as_mut_slice()[index..index + 2];
+        let new = Slot {
+            key,
+            score: stored.score as i8,
+            bound: match stored.bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            },
+            best_move: stored.best_move,
+            weight: weight as u8,
+        };
+        if pair[0].bound == 0 || pair[0].key == key {
+            pair[0] = new;
+        } else if pair[1].key == key || (weight as u8) < pair[0].weight {
+            pair[1] = new;
+        } else {
+            pair[1] = pair[0];
+            pair[0] = new;
+        }
+    }
+}
+
+/// Narrows a window (alpha, beta) with a stored result; `Some(score)` when that settles it.
+#[inline]
+pub fn apply(stored: Stored, alpha: &mut Score, beta: &mut Score) -> Option<Score> {
+    match stored.bound {
+        Bound::Exact => return Some(stored.score),
+        Bound::Lower => *alpha = (*alpha).max(stored.score),
+        Bound::Upper => *beta = (*beta).min(stored.score),
+    }
+    (*alpha >= *beta).then_some(stored.score)
+}
+
+/// How a search result relates to the window it was searched with.
+#[inline]
+pub fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
+    if score <= alpha {
+        Bound::Upper
+    } else if score >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
+    }
+}
+
+/// A fast 64-bit mix (from splitmix64) for picking slots.
+#[inline]
+pub fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_exact_keys() {
+        let mut table = Table::with_bytes(1 << 12);
+        assert!(table.bytes() <= 1 << 12 && table.bytes() > 1 << 11);
+        let stored = Stored {
+            score: -7,
+            bound: Bound::Lower,
+            best_move: 3,
+        };
+        table.store(mix(42), [42, 1], 10, stored);
+        assert_eq!(table.probe(mix(42), [42, 1]), Some(stored));
+        assert_eq!(table.probe(mix(42), [42, 2]), None);
+        let (mut alpha, mut beta) = (-10, 10);
+        assert_eq!(apply(stored, &mut alpha, &mut beta), None);
+        assert_eq!((alpha, beta), (-7, 10));
+    }
+}
