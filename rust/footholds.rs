@@ -23,6 +23,8 @@ pub struct Board {
     pub footholds: u64,
     /// Orthogonal neighbours of each cell on the board, footholds or not.
     pub neighbours: Vec<u64>,
+    /// The (up to) 8 cells around each cell, diagonals included.
+    pub rings: Vec<u64>,
     /// Every cell but those of the first column / the last column: masks for shifting sets
     /// sideways without wrapping into the next row.
     not_first_col: u64,
@@ -45,13 +47,23 @@ impl Board {
             cols,
             footholds: footholds & all_cells,
             neighbours: Vec::new(),
+            rings: Vec::new(),
             not_first_col: all_cells & !first_col,
             not_last_col: all_cells & !last_col,
             all_cells,
         };
         let neighbours = (0..cells).map(|cell| board.expand(1 << cell)).collect();
+        let rings = (0..cells)
+            .map(|cell| {
+                let [_, _, above, below] = board.neighbour_sides(1 << cell);
+                let column = 1 << cell | above | below;
+                let [left, right, _, _] = board.neighbour_sides(column);
+                (column | left | right) & !(1 << cell)
+            })
+            .collect();
         Board {
             neighbours,
+            rings,
             ..board
         }
     }
@@ -109,6 +121,19 @@ impl Board {
             }
             region = grown;
         }
+    }
+
+    /// Does removing `cell` from `footholds` keep its standing neighbours connected through
+    /// the cells around it? Then no path between other cells needed it.
+    #[inline]
+    pub fn removal_is_local(&self, cell: u8, footholds: u64) -> bool {
+        let around = self.rings[cell as usize] & footholds;
+        let neighbours = self.neighbours[cell as usize] & footholds;
+        if neighbours.count_ones() <= 1 {
+            return true;
+        }
+        let first = neighbours & neighbours.wrapping_neg();
+        neighbours & !self.region(first, around) == 0
     }
 
     pub fn cell(&self, row: usize, col: usize) -> u8 {
@@ -190,7 +215,9 @@ pub fn parse_board(board: &Item) -> Result<Board> {
     let footholds = cells
         .iter()
         .enumerate()
-        .fold(0u64, |mask, (cell, &foothold)| mask | (foothold as u64) << cell);
+        .fold(0u64, |mask, (cell, &foothold)| {
+            mask | (foothold as u64) << cell
+        });
     Ok(Board::new(rows, cols, footholds))
 }
 
@@ -282,17 +309,29 @@ mod tests {
         let tall = Board::new(8, 8, u64::MAX);
         assert_eq!(tall.neighbours[63], 1 << 62 | 1 << 55);
         assert_eq!(board.region(1, 0b111_101_111), 0b111_101_111);
+        assert_eq!(board.rings[4], 0b111_101_111);
+        assert_eq!(board.rings[0], 0b000_011_010);
+        assert!(board.removal_is_local(4, 0b111_101_111));
+        assert!(!board.removal_is_local(4, 0b000_111_000));
+        assert!(board.removal_is_local(3, 0b000_111_000));
         assert_eq!(board.region(1, 0b111_000_111), 0b000_000_111);
     }
 
     #[test]
     fn parses_boards_and_locations() {
         let board = parse_board(&Item::Text("111/101/111".into())).unwrap();
-        assert_eq!((board.rows, board.cols, board.footholds), (3, 3, 0b111_101_111));
+        assert_eq!(
+            (board.rows, board.cols, board.footholds),
+            (3, 3, 0b111_101_111)
+        );
         let location = Item::Seq(vec![Item::Int(1), Item::Int(1)]);
-        assert!(matches!(parse_location(&location, "aloc", &board), Err(Error::Malformed(m)) if m.contains("hole")));
+        assert!(
+            matches!(parse_location(&location, "aloc", &board), Err(Error::Malformed(m)) if m.contains("hole"))
+        );
         let location = Item::Seq(vec![Item::Int(3), Item::Int(0)]);
-        assert!(matches!(parse_location(&location, "aloc", &board), Err(Error::Malformed(m)) if m.contains("off")));
+        assert!(
+            matches!(parse_location(&location, "aloc", &board), Err(Error::Malformed(m)) if m.contains("off"))
+        );
         assert!(parse_board(&Item::Text("11/1".into())).is_err());
         assert!(parse_board(&Item::Text("12".into())).is_err());
     }

@@ -64,13 +64,10 @@ impl Grid<'_, '_> {
 }
 
 /// Solves from A at `a` and B at `b` (cells of `board`), A to move.
-pub fn backtrack(
-    board: &Board,
-    a: u8,
-    b: u8,
-    budget: &mut Budget,
-) -> Result<Backtracked, Stop> {
-    let standing = (0..board.cells()).map(|cell| board.footholds >> cell & 1 == 1).collect();
+pub fn backtrack(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Backtracked, Stop> {
+    let standing = (0..board.cells())
+        .map(|cell| board.footholds >> cell & 1 == 1)
+        .collect();
     let mut grid = Grid {
         rows: board.rows,
         cols: board.cols,

@@ -117,7 +117,10 @@ impl<'a, 'b> Solver<'a, 'b> {
             position.footholds,
             position.me as u64 | (position.you as u64) << 8 | self.shape,
         ];
-        (key, table::mix(key[0] ^ key[1].wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+        (
+            key,
+            table::mix(key[0] ^ key[1].wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+        )
     }
 
     pub fn nodes(&self) -> u64 {
@@ -129,8 +132,19 @@ impl<'a, 'b> Solver<'a, 'b> {
     pub fn negamax(
         &mut self,
         position: Position,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Score, Stop> {
+        self.search(position, alpha, beta, false)
+    }
+
+    /// [`Self::negamax`]; `connected`: the pieces are known to reach each other.
+    fn search(
+        &mut self,
+        position: Position,
         mut alpha: Score,
         mut beta: Score,
+        connected: bool,
     ) -> Result<Score, Stop> {
         self.budget.visit()?;
         let (key, hash) = self.table_key(position);
@@ -141,17 +155,17 @@ impl<'a, 'b> Solver<'a, 'b> {
         if moves == 0 {
             return Ok(score::loss(cells));
         }
-        let you_after = self.board.neighbours[position.you as usize]
-            & position.footholds
-            & !bit(position.me);
+        let you_after =
+            self.board.neighbours[position.you as usize] & position.footholds & !bit(position.me);
         if position.me == position.you || you_after == 0 {
             // Stepping off the shared cell leaves the opponent nothing to stand on; an opponent
             // whose only way out is our cell is stranded by any move.
             return Ok(score::win(cells - 1));
         }
-        if let Err(my_region) =
-            self.board
-                .reaches(bit(position.me), bit(position.you), position.footholds)
+        if !connected
+            && let Err(my_region) =
+                self.board
+                    .reaches(bit(position.me), bit(position.you), position.footholds)
         {
             return Ok(self.separated(position, my_region, alpha, beta));
         }
@@ -170,16 +184,21 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
         let window_alpha = alpha;
         let ordered = self.order(position, moves, first);
+        // Connected now, the pieces stay connected after our move unless the cell we leave
+        // held paths together.
+        let stays_connected = self
+            .board
+            .removal_is_local(position.me, position.footholds & !bit(position.me));
         let mut best = Score::MIN;
         let mut best_move = NO_MOVE;
         for (index, &to) in ordered.as_slice().iter().enumerate() {
             let child = position.play(to);
             let score = if index == 0 {
-                -self.negamax(child, -beta, -alpha)?
+                -self.search(child, -beta, -alpha, stays_connected)?
             } else {
-                let probe = -self.negamax(child, -alpha - 1, -alpha)?;
+                let probe = -self.search(child, -alpha - 1, -alpha, stays_connected)?;
                 if probe > alpha && probe < beta {
-                    -self.negamax(child, -beta, -probe)?
+                    -self.search(child, -beta, -probe, stays_connected)?
                 } else {
                     probe
                 }
@@ -249,7 +268,13 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// The score once the pieces cannot meet: each walks as long as it can in its own region;
     /// the side to move wins if its walk is longer. Walks are measured only as exactly as the
     /// window (alpha, beta) needs: a score known to fall outside it is returned as that bound.
-    fn separated(&mut self, position: Position, my_region: u64, alpha: Score, beta: Score) -> Score {
+    fn separated(
+        &mut self,
+        position: Position,
+        my_region: u64,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
         let your_region = self.board.region(bit(position.you), position.footholds);
         let cells = position.cells_left();
         // The score rises with my walk and falls with yours.
@@ -263,7 +288,10 @@ impl<'a, 'b> Solver<'a, 'b> {
         let (mut mine_low, mut mine_high) = self.walk_bounds(my_region, position.me);
         let (mut yours_low, mut yours_high) = self.walk_bounds(your_region, position.you);
         for step in 0..2 {
-            let (lowest, highest) = (score_of(mine_low, yours_high), score_of(mine_high, yours_low));
+            let (lowest, highest) = (
+                score_of(mine_low, yours_high),
+                score_of(mine_high, yours_low),
+            );
             if lowest == highest || highest <= alpha {
                 return highest;
             }
@@ -306,15 +334,37 @@ impl<'a, 'b> Solver<'a, 'b> {
         // Colours alternate along a walk, starting with the colour start does not have.
         let start_is_even = self.even >> start & 1 == 1;
         let (same, other) = if start_is_even {
-            ((rest & self.even).count_ones(), (rest & !self.even).count_ones())
+            (
+                (rest & self.even).count_ones(),
+                (rest & !self.even).count_ones(),
+            )
         } else {
-            ((rest & !self.even).count_ones(), (rest & self.even).count_ones())
+            (
+                (rest & !self.even).count_ones(),
+                (rest & self.even).count_ones(),
+            )
         };
-        let by_colour = 2 * same.min(other) + u32::from(other > same);
-        // A cell with a single neighbour can only end a walk: at most one is on it.
+        // A cell with a single neighbour can only end a walk: at most one is on it, as its
+        // last cell, and every other cell of the walk is of the colour its turn demands.
         let dead_ends = self.single_neighbour_cells(rest | bit(start)) & rest;
-        let by_dead_ends = rest.count_ones() - dead_ends.count_ones().saturating_sub(1);
-        by_colour.min(by_dead_ends)
+        let (same_ends, other_ends) = if start_is_even {
+            ((dead_ends & self.even) != 0, (dead_ends & !self.even) != 0)
+        } else {
+            ((dead_ends & !self.even) != 0, (dead_ends & self.even) != 0)
+        };
+        let open_same =
+            same - (dead_ends & if start_is_even { self.even } else { !self.even }).count_ones();
+        let open_other =
+            other - (dead_ends & if start_is_even { !self.even } else { self.even }).count_ones();
+        let by_colour = |same: u32, other: u32| 2 * same.min(other) + u32::from(other > same);
+        let mut bound = by_colour(open_same, open_other);
+        if same_ends {
+            bound = bound.max(by_colour(open_same + 1, open_other));
+        }
+        if other_ends {
+            bound = bound.max(by_colour(open_same, open_other + 1));
+        }
+        bound
     }
 
     /// The cells of `set` with exactly one orthogonal neighbour in `set`.
@@ -362,7 +412,9 @@ impl<'a, 'b> Solver<'a, 'b> {
             bound: Bound::Exact,
             best_move: NO_MOVE,
         };
-        self.memory.walks.store(hash, key, rest.count_ones(), stored);
+        self.memory
+            .walks
+            .store(hash, key, rest.count_ones(), stored);
         longest
     }
 
@@ -497,7 +549,12 @@ mod tests {
 
     #[test]
     fn agrees_with_backtracking_on_every_placement_of_small_boards() {
-        for text in ["1111/1111/1111", "111/101/111/111", "1101/1111/0111", "11111/11011"] {
+        for text in [
+            "1111/1111/1111",
+            "111/101/111/111",
+            "1101/1111/0111",
+            "11111/11011",
+        ] {
             let board = board(text);
             for a in cells_of(board.footholds) {
                 for b in cells_of(board.footholds) {

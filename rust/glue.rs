@@ -374,6 +374,9 @@ pub fn footholds_total_moves<'py>(
     })
 }
 
+/// (value, plies, best moves as (row, col)) from plain backtracking.
+type BacktrackAnswer = (i8, u32, Vec<(usize, usize)>);
+
 /// For tests and benchmarks: plain judge-style backtracking (no memo, no pruning), returning
 /// ``(value, plies, best_moves)`` from A's side.
 #[pyfunction]
@@ -384,7 +387,7 @@ pub fn backtrack_footholds<'py>(
     aloc: &Bound<'py, PyAny>,
     bloc: &Bound<'py, PyAny>,
     node_limit: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(i8, u32, Vec<(usize, usize)>)> {
+) -> PyResult<BacktrackAnswer> {
     let (board, a, b) = footholds_args(board, aloc, bloc)?;
     let limit = parse_node_limit(node_limit)?;
     let result = search_detached(py, limit, |budget| {

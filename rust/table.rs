@@ -62,7 +62,11 @@ unsafe impl Send for Slots {}
 impl Slots {
     fn zeroed(len: usize) -> Slots {
         let bytes = len * SLOT_BYTES;
-        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { std::mem::align_of::<Slot>() };
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Slot>()
+        };
         let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
         // SAFETY: the layout has a non-zero size. The memory is zeroed below before any use,
         // and all-zero bits are a valid (empty) slot.
@@ -141,7 +145,9 @@ impl Table {
     pub fn probe(&self, hash: u64, key: [u64; 2]) -> Option<Stored> {
         let index = self.index(hash);
         let pair = &self.slots.as_slice()[index..index + 2];
-        let slot = pair.iter().find(|slot| slot.bound != 0 && slot.key == key)?;
+        let slot = pair
+            .iter()
+            .find(|slot| slot.bound != 0 && slot.key == key)?;
         Some(Stored {
             score: slot.score as Score,
             bound: match slot.bound {

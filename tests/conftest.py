@@ -49,3 +49,19 @@ def rust_ttt() -> Any:
 @pytest.fixture(scope="session")
 def python_ttt() -> Any:
     return implementation("tictactoe", "python")
+
+
+@pytest.fixture
+def footholds(backend: str) -> Any:
+    """The footholds functions of the backend under test."""
+    return implementation("footholds", backend)
+
+
+@pytest.fixture(scope="session")
+def rust_footholds() -> Any:
+    return implementation("footholds", "rust")
+
+
+@pytest.fixture(scope="session")
+def python_footholds() -> Any:
+    return implementation("footholds", "python")

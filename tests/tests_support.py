@@ -12,3 +12,32 @@ def play(board: str, moves: Iterable[int]) -> str:
         assert cells[cell] == ".", f"cell {cell} is taken"
         cells[cell] = "x" if cells.count("x") == cells.count("o") else "o"
     return "".join(cells)
+
+
+def footholds_replay(
+    board: list[list[int]], a: tuple[int, int], b: tuple[int, int], line: Iterable[tuple[int, int]]
+) -> tuple[str, int]:
+    """Plays a footholds line from the start, checking every move, and returns (the player who
+    is stuck or has lost their cell at the end, moves played). Raises AssertionError on an
+    illegal move."""
+    standing = [list(map(bool, row)) for row in board]
+    pieces = {"A": a, "B": b}
+    mover, other = "A", "B"
+    played = 0
+    for to in line:
+        here = pieces[mover]
+        assert standing[here[0]][here[1]], f"{mover} moved from a vanished cell"
+        assert abs(to[0] - here[0]) + abs(to[1] - here[1]) == 1, f"{mover}: {here}->{to}"
+        assert standing[to[0]][to[1]], f"{mover} stepped on a hole at {to}"
+        standing[here[0]][here[1]] = False
+        pieces[mover] = to
+        mover, other = other, mover
+        played += 1
+    here = pieces[mover]
+    if standing[here[0]][here[1]]:
+        rows, cols = len(board), len(board[0])
+        steps = [(here[0] + dr, here[1] + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+        assert not any(0 <= r < rows and 0 <= c < cols and standing[r][c] for r, c in steps), (
+            f"{mover} could still move after the line"
+        )
+    return mover, played

@@ -70,13 +70,13 @@ class Board:
                 cells += read
                 lengths.append(len(read))
         elif isinstance(item, list):
-            for row in item:
-                if isinstance(row, str):
-                    read = [_foothold_char(c) for c in row if c not in SEPARATORS]
-                elif isinstance(row, list):
-                    read = [_foothold_cell(cell) for cell in row]
+            for row_item in item:
+                if isinstance(row_item, str):
+                    read = [_foothold_char(c) for c in row_item if c not in SEPARATORS]
+                elif isinstance(row_item, list):
+                    read = [_foothold_cell(cell) for cell in row_item]
                 else:
-                    raise row_type_error(row)
+                    raise row_type_error(row_item)
                 cells += read
                 lengths.append(len(read))
         else:
@@ -99,11 +99,15 @@ class Board:
         if not isinstance(item, list):
             raise TypeError(f"{name} must be a (row, col) pair, not {type_word(item)}")
         if len(item) != 2:
-            raise ValueError(f"{name} must be a (row, col) pair, got a sequence of {len(item)} items")
+            raise ValueError(
+                f"{name} must be a (row, col) pair, got a sequence of {len(item)} items"
+            )
+        coordinates: list[int] = []
         for coordinate in item:
             if isinstance(coordinate, bool) or not isinstance(coordinate, int):
                 raise TypeError(f"{name} must hold ints, not {type_word(coordinate)}")
-        row, col = (min(c, 2**63 - 1) for c in item)  # type: ignore[type-var]
+            coordinates.append(min(coordinate, 2**63 - 1))  # as the Rust side reads big ints
+        row, col = coordinates
         if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"{name} ({row}, {col}) is off the {self.rows}x{self.cols} board")
         cell = row * self.cols + col
@@ -163,14 +167,18 @@ class _Search:
         return [to for to in self.moves(footholds, me) if -self.score(left, you, to) == best]
 
 
-def _start(board: Any, aloc: Any, bloc: Any, node_limit: Any) -> tuple[Board, _Search, tuple[int, int, int]]:
+def _start(
+    board: Any, aloc: Any, bloc: Any, node_limit: Any
+) -> tuple[Board, _Search, tuple[int, int, int]]:
     parsed = Board(board)
     a = parsed.location(aloc, "aloc")
     b = parsed.location(bloc, "bloc")
     return parsed, _Search(parsed, _check_node_limit(node_limit)), (parsed.footholds, a, b)
 
 
-def solve(board: Any, aloc: Any, bloc: Any, *, node_limit: int | None = None) -> Solution[tuple[int, int]]:
+def solve(
+    board: Any, aloc: Any, bloc: Any, *, node_limit: int | None = None
+) -> Solution[tuple[int, int]]:
     """The game with A at ``aloc`` and B at ``bloc``, A to move, solved from A's side: value +1
     if A wins, -1 if B does; plies is the judge's total; moves are (row, col) destinations."""
     parsed, search, root = _start(board, aloc, bloc, node_limit)
