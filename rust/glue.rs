@@ -271,11 +271,14 @@ fn batch_array<'py>(
     macro_rules! try_dtype {
         ($($t:ty),*) => {$(
             if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
-                return lookup_typed(py, typed, rows, per_code);
+                return lookup_typed(py, typed, rows, per_code, tictactoe::lookup_rows);
             }
         )*};
     }
-    try_dtype!(u8, i8, u16, i16, u32, i32, u64, i64);
+    if let Ok(typed) = array.cast::<PyArrayDyn<u8>>() {
+        return lookup_typed(py, typed, rows, per_code, tictactoe::lookup_rows_u8);
+    }
+    try_dtype!(i8, u16, i16, u32, i32, u64, i64);
     Err(PyTypeError::new_err(format!(
         "boards must be an integer array, not {}",
         array.dtype()
@@ -287,6 +290,7 @@ fn lookup_typed<'py, T: CellCode + numpy::Element>(
     array: &Bound<'py, PyArrayDyn<T>>,
     rows: usize,
     per_code: &[i8],
+    lookup: fn(&[T], &[i8], &mut [i8]) -> Result<(), tictactoe::BatchError>,
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
     // A non-contiguous view is copied once into C order.
     let contiguous;
@@ -304,9 +308,19 @@ fn lookup_typed<'py, T: CellCode + numpy::Element>(
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = vec![0i8; rows];
-    py.detach(|| tictactoe::lookup_rows(cells, per_code, &mut out))
+    py.detach(|| lookup(cells, per_code, &mut out))
         .map_err(|bad| with_row(py, err(bad.error), bad.row))?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// For benchmarks: builds a fresh tic-tac-toe table (as the first query does) and returns its
+/// number of legal positions.
+#[pyfunction]
+pub fn build_tictactoe_table() -> usize {
+    let table = tictactoe::build_table();
+    (0..tictactoe::CODES)
+        .filter(|&code| table.is_reachable(code))
+        .count()
 }
 
 #[pyfunction]

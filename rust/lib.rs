@@ -30,6 +30,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(glue::tictactoe_is_valid_final, module)?)?;
     module.add_function(wrap_pyfunction!(glue::tictactoe_batch_values, module)?)?;
     module.add_function(wrap_pyfunction!(glue::tictactoe_batch_best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::build_tictactoe_table, module)?)?;
     module.add_function(wrap_pyfunction!(glue::footholds_solve, module)?)?;
     module.add_function(wrap_pyfunction!(glue::footholds_total_moves, module)?)?;
     module.add_function(wrap_pyfunction!(glue::backtrack_footholds, module)?)?;

@@ -211,14 +211,15 @@ pub fn board_from_grid(grid: &Grid<u8>) -> Board {
 /// Remembers exact scores of positions (mine, theirs) for [`exhaustive_score`].
 pub trait Memo {
     fn recall(&self, mine: u64, theirs: u64) -> Option<Score>;
-    fn remember(&mut self, mine: u64, theirs: u64, score: Score);
+    /// `best_moves`: the mask of moves that reach `score` (empty once the game is over).
+    fn remember(&mut self, mine: u64, theirs: u64, score: Score, best_moves: u64);
 }
 
 impl Memo for HashMap<(u64, u64), Score> {
     fn recall(&self, mine: u64, theirs: u64) -> Option<Score> {
         HashMap::get(self, &(mine, theirs)).copied()
     }
-    fn remember(&mut self, mine: u64, theirs: u64, score: Score) {
+    fn remember(&mut self, mine: u64, theirs: u64, score: Score, _best_moves: u64) {
         self.insert((mine, theirs), score);
     }
 }
@@ -235,22 +236,26 @@ pub fn exhaustive_score(
         return known;
     }
     let empty = geometry.full & !(mine | theirs);
-    let result = if geometry.has_line(theirs) {
-        score::loss(empty.count_ones())
+    let (mut best, mut best_moves) = (Score::MIN, 0u64);
+    if geometry.has_line(theirs) {
+        best = score::loss(empty.count_ones());
     } else if empty == 0 {
-        DRAW
+        best = DRAW;
     } else {
-        let mut best = Score::MIN;
         let mut moves = empty;
         while moves != 0 {
-            let cell = moves.trailing_zeros();
+            let cell = 1u64 << moves.trailing_zeros();
             moves &= moves - 1;
-            best = best.max(-exhaustive_score(geometry, theirs, mine | 1 << cell, memo));
+            let score = -exhaustive_score(geometry, theirs, mine | cell, memo);
+            if score > best {
+                (best, best_moves) = (score, cell);
+            } else if score == best {
+                best_moves |= cell;
+            }
         }
-        best
-    };
-    memo.remember(mine, theirs, result);
-    result
+    }
+    memo.remember(mine, theirs, best, best_moves);
+    best
 }
 
 #[cfg(test)]

@@ -147,15 +147,21 @@ pub struct Table {
     pub best_move: Box<[i8]>,
 }
 
-struct CodeMemo(Vec<i8>);
-
-impl Memo for CodeMemo {
+impl Memo for Table {
     fn recall(&self, mine: u64, theirs: u64) -> Option<Score> {
-        let score = self.0[relative_code(mine, theirs)];
+        let score = self.score[relative_code(mine, theirs)];
         (score != NOT_LEGAL).then_some(score as Score)
     }
-    fn remember(&mut self, mine: u64, theirs: u64, score: Score) {
-        self.0[relative_code(mine, theirs)] = score as i8;
+    fn remember(&mut self, mine: u64, theirs: u64, score: Score, best_moves: u64) {
+        let code = relative_code(mine, theirs);
+        self.score[code] = score as i8;
+        self.best[code] = best_moves as u16;
+        self.value[code] = score::value(score);
+        self.best_move[code] = if best_moves == 0 {
+            -1
+        } else {
+            best_moves.trailing_zeros() as i8
+        };
     }
 }
 
@@ -173,40 +179,17 @@ fn geometry() -> Geometry {
     Geometry::new(3, 3, 3).expect("3x3 is a valid m,n,k board")
 }
 
-/// Fills the table: the exhaustive search from the empty board scores every legal position,
-/// then each legal position's best moves are read off its children's scores.
+/// Fills the table: the exhaustive search from the empty board scores every legal position
+/// (it reaches exactly those) and records each one's best moves as it goes.
 pub fn build_table() -> Table {
-    let geometry = geometry();
-    let mut memo = CodeMemo(vec![NOT_LEGAL; CODES]);
-    exhaustive_score(&geometry, 0, 0, &mut memo);
-    let score = memo.0.into_boxed_slice();
-    let mut best = vec![0u16; CODES].into_boxed_slice();
-    let mut value = vec![NOT_LEGAL; CODES].into_boxed_slice();
-    let mut best_move = vec![NOT_LEGAL; CODES].into_boxed_slice();
-    for code in 0..CODES {
-        if score[code] == NOT_LEGAL {
-            continue;
-        }
-        value[code] = score::value(score[code] as Score);
-        let moves: Vec<(usize, usize)> = children(&geometry, code).collect();
-        let best_score = moves.iter().map(|&(_, child)| -score[child]).max();
-        for &(cell, child) in &moves {
-            if Some(-score[child]) == best_score {
-                best[code] |= 1 << cell;
-            }
-        }
-        best_move[code] = if best[code] == 0 {
-            -1
-        } else {
-            best[code].trailing_zeros() as i8
-        };
-    }
-    Table {
-        score,
-        best,
-        value,
-        best_move,
-    }
+    let mut table = Table {
+        score: vec![NOT_LEGAL; CODES].into_boxed_slice(),
+        best: vec![0u16; CODES].into_boxed_slice(),
+        value: vec![NOT_LEGAL; CODES].into_boxed_slice(),
+        best_move: vec![NOT_LEGAL; CODES].into_boxed_slice(),
+    };
+    exhaustive_score(&geometry(), 0, 0, &mut table);
+    table
 }
 
 /// (cell, child code) for every move of a non-final position (none for a final one).
@@ -375,29 +358,56 @@ pub fn lookup_rows<T: CellCode>(
     debug_assert_eq!(cells.len(), out.len() * CELLS);
     for (row, (chunk, slot)) in cells.chunks_exact(CELLS).zip(out.iter_mut()).enumerate() {
         let chunk: &[T; CELLS] = chunk.try_into().expect("chunks of 9");
-        let mut code = 0u32;
-        let mut in_range = true;
-        for (cell, &value) in chunk.iter().enumerate() {
-            let mark = value.mark();
-            in_range &= mark.is_some();
-            code += mark.unwrap_or(0) as u32 * POW3[cell];
-        }
-        if !in_range {
-            let bad = chunk
-                .iter()
-                .find(|v| v.mark().is_none())
-                .expect("a bad cell");
-            return Err(BatchError {
-                row,
-                error: Error::Malformed(format!("cell value {bad} is not 0, 1 or 2")),
-            });
-        }
-        let answer = per_code[code as usize];
+        // An out-of-range cell counts CODES, which pushes the sum past every code: one
+        // comparison checks the whole row.
+        let code: u32 = chunk
+            .iter()
+            .zip(POW3)
+            .map(|(&value, weight)| value.mark().map_or(CODES as u32, u32::from) * weight)
+            .sum();
+        let answer = per_code.get(code as usize).copied().unwrap_or(NOT_LEGAL);
         if answer == NOT_LEGAL {
             return Err(BatchError {
                 row,
-                error: illegal_reason(code as usize),
+                error: match chunk.iter().find(|value| value.mark().is_none()) {
+                    Some(bad) => Error::Malformed(format!("cell value {bad} is not 0, 1 or 2")),
+                    None => illegal_reason(code as usize),
+                },
             });
+        }
+        *slot = answer;
+    }
+    Ok(())
+}
+
+/// [`lookup_rows`] for the common `uint8` input, eight cells at a time: the bytes of a row are
+/// read as one `u64` and turned into base 3 by pairwise multiply-adds (SWAR), which is several
+/// times fewer instructions than nine separate ones.
+pub fn lookup_rows_u8(
+    cells: &[u8],
+    per_code: &[i8],
+    out: &mut [i8],
+) -> std::result::Result<(), BatchError> {
+    const LOW_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
+    const LOW_PAIRS: u64 = 0x0000_ffff_0000_ffff;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    for (row, (chunk, slot)) in cells.chunks_exact(CELLS).zip(out.iter_mut()).enumerate() {
+        let first = u64::from_le_bytes(chunk[..8].try_into().expect("8 bytes"));
+        let last = chunk[8];
+        // A byte above 2 has a bit above the lowest two, or both of them set (3).
+        let out_of_range = first & !(ONES * 3) != 0 || first & (first >> 1) & ONES != 0 || last > 2;
+        let pairs = (first & LOW_BYTES) + 3 * ((first >> 8) & LOW_BYTES);
+        let quads = (pairs & LOW_PAIRS) + 9 * ((pairs >> 16) & LOW_PAIRS);
+        let code = (quads & 0xffff_ffff) + 81 * (quads >> 32) + 6561 * last as u64;
+        let answer = if out_of_range {
+            NOT_LEGAL
+        } else {
+            per_code[code as usize]
+        };
+        if answer == NOT_LEGAL {
+            // The general path names the problem.
+            return lookup_rows(chunk, per_code, std::slice::from_mut(slot))
+                .map_err(|error| BatchError { row, ..error });
         }
         *slot = answer;
     }
@@ -469,5 +479,36 @@ mod tests {
         assert!(matches!(error.error, Error::Illegal(_)));
         let error = lookup_rows(&rows[18..], &table.value, &mut out[2..]).unwrap_err();
         assert!(matches!(error.error, Error::Malformed(_)));
+        assert_eq!(
+            lookup_rows_u8(&rows, &table.value, &mut out),
+            Err(lookup_rows(&rows, &table.value, &mut out).unwrap_err())
+        );
+    }
+
+    #[test]
+    fn eight_at_a_time_reads_every_row_like_one_at_a_time() {
+        let table = table();
+        let rows: Vec<u8> = (0..CODES)
+            .flat_map(|code| (0..CELLS).map(move |cell| (code / 3usize.pow(cell as u32) % 3) as u8))
+            .collect();
+        let (mut fast, mut plain) = (vec![0i8; CODES], vec![0i8; CODES]);
+        for start in (0..CODES).step_by(97) {
+            let (cells, fast, plain) =
+                (&rows[start * 9..], &mut fast[start..], &mut plain[start..]);
+            assert_eq!(
+                lookup_rows_u8(cells, &table.value, fast),
+                lookup_rows(cells, &table.value, plain)
+            );
+        }
+        for bad in [3u8, 4, 7, 128, 255] {
+            for cell in 0..CELLS {
+                let mut row = [0u8; CELLS];
+                row[cell] = bad;
+                assert!(
+                    lookup_rows_u8(&row, &table.value, &mut [0]).is_err(),
+                    "{bad} at {cell}"
+                );
+            }
+        }
     }
 }

@@ -1,0 +1,74 @@
+"""Footholds: every placement of A and B on full boards, fast search against the peers.
+
+python -m pytest benches/test_bench_footholds.py
+(7x7 and 8x8 take minutes: see benches/footholds_boards.py)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import in_fresh_thread
+
+from perfectplay import _core
+from perfectplay._backend import implementation
+
+RUST = implementation("footholds", "rust")
+PYTHON = implementation("footholds", "python")
+
+
+def every_placement(solver: Any, side: int) -> int:
+    board = [[1] * side for _ in range(side)]
+    cells = [(r, c) for r in range(side) for c in range(side)]
+    total = 0
+    for a in cells:
+        for b in cells:
+            total += solver(board, a, b)
+    return total
+
+
+def backtrack_moves(board: Any, a: Any, b: Any) -> int:
+    return int(_core.backtrack_footholds(board, a, b)[1])
+
+
+@pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
+def test_5x5_fast_rust_cold(benchmark: Any) -> None:
+    """Each round in a new thread: nothing learnt by earlier rounds helps."""
+    benchmark.pedantic(
+        lambda: in_fresh_thread(lambda: every_placement(RUST.total_moves, 5)), rounds=20
+    )
+
+
+@pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
+def test_5x5_fast_rust_solve_cold(benchmark: Any) -> None:
+    """solve(): the total, every best first move and a whole optimal line."""
+    benchmark.pedantic(
+        lambda: in_fresh_thread(lambda: every_placement(lambda *a: RUST.solve(*a).plies, 5)),
+        rounds=20,
+    )
+
+
+@pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
+def test_5x5_plain_backtracking_rust(benchmark: Any) -> None:
+    benchmark.pedantic(every_placement, (backtrack_moves, 5), rounds=3)
+
+
+@pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
+def test_5x5_python_twin(benchmark: Any) -> None:
+    benchmark.pedantic(every_placement, (PYTHON.total_moves, 5), rounds=1)
+
+
+@pytest.mark.benchmark(group="footholds: 1,296 placements, full 6x6")
+def test_6x6_fast_rust_cold(benchmark: Any) -> None:
+    benchmark.pedantic(
+        lambda: in_fresh_thread(lambda: every_placement(RUST.total_moves, 6)), rounds=5
+    )
+
+
+@pytest.mark.benchmark(group="footholds: 1,296 placements, full 6x6")
+def test_6x6_fast_rust_solve_cold(benchmark: Any) -> None:
+    benchmark.pedantic(
+        lambda: in_fresh_thread(lambda: every_placement(lambda *a: RUST.solve(*a).plies, 6)),
+        rounds=5,
+    )
