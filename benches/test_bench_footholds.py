@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import in_fresh_thread
 
+from conftest import in_fresh_thread
 from perfectplay import _core
 from perfectplay._backend import implementation
 

@@ -290,7 +290,7 @@ fn lookup_typed<'py, T: CellCode + numpy::Element>(
     array: &Bound<'py, PyArrayDyn<T>>,
     rows: usize,
     per_code: &[i8],
-    lookup: fn(&[T], &[i8], &mut [i8]) -> Result<(), tictactoe::BatchError>,
+    lookup: tictactoe::LookupRows<T>,
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
     // A non-contiguous view is copied once into C order.
     let contiguous;

@@ -348,6 +348,9 @@ pub struct BatchError {
     pub error: Error,
 }
 
+/// The signature of [`lookup_rows`] and [`lookup_rows_u8`].
+pub type LookupRows<T> = fn(&[T], &[i8], &mut [i8]) -> std::result::Result<(), BatchError>;
+
 /// `out[r] = per_code[code of row r]` for a batch of rows of 9 cells, row-major.
 /// `per_code` is `Table::value` or `Table::best_move`; stops at the first bad row.
 pub fn lookup_rows<T: CellCode>(

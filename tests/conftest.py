@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from perfectplay._backend import BACKENDS, implementation
 
 DATA = Path(__file__).parent / "data"

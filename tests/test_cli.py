@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import load_json
 
 SAMPLES = load_json("judge_samples.json")

@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 import pytest
+
 from conftest import load_jsonl
 from perfectplay import SearchLimitExceeded, Solution
 from tests_support import footholds_replay

@@ -8,6 +8,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from perfectplay import _core
 from tests_support import footholds_replay
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from conftest import load_jsonl
 from perfectplay import IllegalPosition, Solution
 from tests_support import play
