@@ -8,7 +8,7 @@ use crate::budget::{Budget, Stop};
 use crate::error::Error;
 use crate::solution::Solution;
 use crate::tictactoe::{self, CellCode, Outcome};
-use crate::{footholds, footholds_plain, footholds_search};
+use crate::{board_input, footholds, footholds_plain, footholds_search, mnk, mnk_search};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -388,8 +388,8 @@ pub fn footholds_total_moves<'py>(
     })
 }
 
-/// (value, plies, best moves as (row, col)) from plain backtracking.
-type BacktrackAnswer = (i8, u32, Vec<(usize, usize)>);
+/// (value, plies, best moves as (row, col)) from a plain reference search.
+type PlainAnswer = (i8, u32, Vec<(usize, usize)>);
 
 /// For tests and benchmarks: plain judge-style backtracking (no memo, no pruning), returning
 /// ``(value, plies, best_moves)`` from A's side.
@@ -401,7 +401,7 @@ pub fn backtrack_footholds<'py>(
     aloc: &Bound<'py, PyAny>,
     bloc: &Bound<'py, PyAny>,
     node_limit: Option<&Bound<'py, PyAny>>,
-) -> PyResult<BacktrackAnswer> {
+) -> PyResult<PlainAnswer> {
     let (board, a, b) = footholds_args(board, aloc, bloc)?;
     let limit = parse_node_limit(node_limit)?;
     let result = search_detached(py, limit, |budget| {
@@ -409,6 +409,188 @@ pub fn backtrack_footholds<'py>(
     })?;
     let value = if result.a_wins { 1 } else { -1 };
     Ok((value, result.moves, result.best_moves))
+}
+
+// ---------------------------------------------------------------- m,n,k
+
+/// Checks a `k` argument: an int (not a bool).
+fn parse_k(k: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if k.is_instance_of::<PyBool>() || !k.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "k must be an int, not {}",
+            type_name(k)
+        )));
+    }
+    // Out of range, Geometry::new names the bounds.
+    Ok(k.extract::<i64>()
+        .map_or(0, |k| usize::try_from(k).unwrap_or(0)))
+}
+
+/// Checks a `table_mb=` argument: None (sized to the board) or a positive number of MiB.
+fn parse_table_bytes(table_mb: Option<&Bound<'_, PyAny>>, cells: usize) -> PyResult<usize> {
+    let Some(table_mb) = table_mb.filter(|t| !t.is_none()) else {
+        return Ok(mnk_search::default_table_bytes(cells));
+    };
+    if table_mb.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(
+            "table_mb must be a number of MiB, not bool",
+        ));
+    }
+    let megabytes: f64 = table_mb.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "table_mb must be a number of MiB, not {}",
+            type_name(table_mb)
+        ))
+    })?;
+    if !(megabytes > 0.0 && megabytes <= 65536.0) {
+        return Err(PyValueError::new_err(format!(
+            "table_mb must be more than 0 and at most 65536, got {table_mb}"
+        )));
+    }
+    Ok((megabytes * (1 << 20) as f64) as usize)
+}
+
+/// The checked query of an m,n,k call: board, k, node limit and table size.
+fn mnk_args(
+    board: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+    node_limit: Option<&Bound<'_, PyAny>>,
+    table_mb: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(mnk_search::Query, Option<u64>, usize)> {
+    let grid = board_input::read_mark_grid(&to_item(board, 0)?).map_err(err)?;
+    let query = mnk_search::Query::new(&grid, parse_k(k)?).map_err(err)?;
+    let limit = parse_node_limit(node_limit)?;
+    let bytes = parse_table_bytes(table_mb, grid.rows * grid.cols)?;
+    Ok((query, limit, bytes))
+}
+
+fn row_col(query: &mnk_search::Query, cell: u8) -> (usize, usize) {
+    let cols = query.engine.geometry.cols;
+    (cell as usize / cols, cell as usize % cols)
+}
+
+/// Solves an m,n,k position: ``k`` in a row wins; X moves first.
+#[pyfunction]
+#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
+pub fn mnk_solve<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (query, limit, bytes) = mnk_args(board, k, node_limit, table_mb)?;
+    let solution = search_detached(py, limit, |budget| {
+        query.solve(bytes, budget).map_err(Error::from)
+    })?;
+    to_solution(py, solution, |&cell| row_col(&query, cell))
+}
+
+/// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, k, *, node_limit=None, table_mb=None))]
+pub fn mnk_solve_empty<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut sides = [0usize; 2];
+    for (side, (name, value)) in sides.iter_mut().zip([("rows", rows), ("cols", cols)]) {
+        if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "{name} must be an int, not {}",
+                type_name(value)
+            )));
+        }
+        *side = match value.extract::<i64>() {
+            Ok(n) if n >= 1 => n as usize,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "{name} must be at least 1, got {value}"
+                )));
+            }
+        };
+    }
+    let [rows, cols] = sides;
+    if rows * cols > board_input::MAX_CELLS {
+        return Err(err(Error::Malformed(format!(
+            "board has {} cells; at most 64 are supported",
+            rows * cols
+        ))));
+    }
+    let grid = board_input::Grid {
+        rows,
+        cols,
+        cells: vec![board_input::EMPTY; rows * cols],
+    };
+    let query = mnk_search::Query::new(&grid, parse_k(k)?).map_err(err)?;
+    let limit = parse_node_limit(node_limit)?;
+    let bytes = parse_table_bytes(table_mb, rows * cols)?;
+    let solution = search_detached(py, limit, |budget| {
+        query.solve(bytes, budget).map_err(Error::from)
+    })?;
+    to_solution(py, solution, |&cell| row_col(&query, cell))
+}
+
+/// {(row, col): (value for the player making the move, plies from now with it)} for every move.
+#[pyfunction]
+#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
+pub fn mnk_analyze<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (query, limit, bytes) = mnk_args(board, k, node_limit, table_mb)?;
+    let moves = search_detached(py, limit, |budget| {
+        query.analyze(bytes, budget).map_err(Error::from)
+    })?;
+    let result = PyDict::new(py);
+    for (cell, value, plies) in moves {
+        result.set_item(row_col(&query, cell), (value, plies))?;
+    }
+    Ok(result)
+}
+
+/// The first best move as (row, col), or None once the game is over.
+#[pyfunction]
+#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
+pub fn mnk_best_move<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<(usize, usize)>> {
+    let (query, limit, bytes) = mnk_args(board, k, node_limit, table_mb)?;
+    let best = search_detached(py, limit, |budget| {
+        query.best_move(bytes, budget).map_err(Error::from)
+    })?;
+    Ok(best.map(|cell| row_col(&query, cell)))
+}
+
+/// Can the board arise in play? Raises only for malformed input.
+#[pyfunction]
+pub fn mnk_is_reachable(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let grid = board_input::read_mark_grid(&to_item(board, 0)?).map_err(err)?;
+    let engine = mnk_search::engine(grid.rows, grid.cols, parse_k(k)?).map_err(err)?;
+    Ok(mnk::Board::from_marks(&grid.cells)
+        .status(&engine.geometry)
+        .is_ok())
+}
+
+/// For tests: the plain exhaustive search (no pruning), as ``(value, plies, best_moves)``.
+#[pyfunction]
+pub fn exhaustive_mnk(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<PlainAnswer> {
+    let grid = board_input::read_mark_grid(&to_item(board, 0)?).map_err(err)?;
+    let query = mnk_search::Query::new(&grid, parse_k(k)?).map_err(err)?;
+    let (value, plies, best) = mnk::exhaustive_solve(&query.engine.geometry, query.board);
+    let best = best.into_iter().map(|cell| row_col(&query, cell)).collect();
+    Ok((value, plies, best))
 }
 
 /// Runs a search without the GIL, polling for signals when on the main thread; a pending

@@ -11,6 +11,7 @@ pub mod footholds_plain;
 pub mod footholds_search;
 mod glue;
 pub mod mnk;
+pub mod mnk_search;
 pub mod score;
 pub mod solution;
 pub mod table;
@@ -34,5 +35,11 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(glue::footholds_solve, module)?)?;
     module.add_function(wrap_pyfunction!(glue::footholds_total_moves, module)?)?;
     module.add_function(wrap_pyfunction!(glue::backtrack_footholds, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::mnk_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::mnk_solve_empty, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::mnk_analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::mnk_best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::mnk_is_reachable, module)?)?;
+    module.add_function(wrap_pyfunction!(glue::exhaustive_mnk, module)?)?;
     Ok(())
 }

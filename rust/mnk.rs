@@ -258,6 +258,24 @@ pub fn exhaustive_score(
     best
 }
 
+/// The exhaustive search's answer for a legal board: (value, plies, best moves ascending).
+pub fn exhaustive_solve(geometry: &Geometry, board: Board) -> (i8, u32, Vec<u8>) {
+    let (mine, theirs) = board.relative();
+    let mut memo = HashMap::new();
+    let score = exhaustive_score(geometry, mine, theirs, &mut memo);
+    let empty = geometry.full & !(mine | theirs);
+    let over = geometry.has_line(theirs);
+    let best = (0..geometry.cells() as u8)
+        .filter(|&cell| !over && empty >> cell & 1 == 1)
+        .filter(|&cell| -exhaustive_score(geometry, theirs, mine | 1 << cell, &mut memo) == score)
+        .collect();
+    (
+        score::value(score),
+        score::plies(score, empty.count_ones()),
+        best,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

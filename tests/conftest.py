@@ -66,3 +66,19 @@ def rust_footholds() -> Any:
 @pytest.fixture(scope="session")
 def python_footholds() -> Any:
     return implementation("footholds", "python")
+
+
+@pytest.fixture
+def mnk(backend: str) -> Any:
+    """The m,n,k functions of the backend under test."""
+    return implementation("mnk", backend)
+
+
+@pytest.fixture(scope="session")
+def rust_mnk() -> Any:
+    return implementation("mnk", "rust")
+
+
+@pytest.fixture(scope="session")
+def python_mnk() -> Any:
+    return implementation("mnk", "python")

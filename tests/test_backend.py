@@ -73,7 +73,7 @@ def test_public_functions_come_from_the_chosen_backend() -> None:
 
 
 def test_both_backends_offer_the_same_functions() -> None:
-    for game in ("tictactoe", "footholds"):
+    for game in ("tictactoe", "footholds", "mnk"):
         rust = {n for n in vars(_backend.implementation(game, "rust")) if not n.startswith("_")}
         public = set(getattr(perfectplay, game).__all__)
         assert rust == public

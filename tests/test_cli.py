@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,53 @@ def test_streams_many_cases(backend: str) -> None:
     result = run("final", "\n".join(boards) + "\nend\n", "--backend", backend)
     assert result.returncode == 0
     assert result.stdout == "invalid\nvalid\ninvalid\nvalid\n" * 25_000
+
+
+def run_mnk(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", "mnk", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_mnk_prints_the_solution(backend: str) -> None:
+    result = run_mnk("4x4", "3", "--backend", backend)
+    assert result.returncode == 0
+    assert result.stdout == (
+        "value: +1\nwinner: x\nplies: 5\nbest moves: 1,1 1,2 2,1 2,2\nline: 1,1 0,0 1,2 0,1 1,0\n"
+    )
+    result = run_mnk("3x3", "3", "xx./oo./...", "--json", "--backend", backend)
+    assert json.loads(result.stdout) == {
+        "value": 1,
+        "winner": "x",
+        "plies": 1,
+        "best_moves": [[0, 2]],
+        "line": [[0, 2]],
+        "nodes": json.loads(result.stdout)["nodes"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "words"),
+    [
+        (("4x4", "3", "xx./oo./..."), 1, "the board is 3x3, not 4x4"),
+        (("3x3", "3", "xx./oq./..."), 1, "unknown symbol 'q'"),
+        (("3x3", "3", "xxx/.../..."), 1, "X has 3 marks and O has 0"),
+        (("4x4", "5"), 1, "k must be between 1 and 4"),
+        (("5x5", "4", "--node-limit", "100"), 1, "node_limit=100"),
+        (("44", "3"), 2, "expected ROWSxCOLS"),
+        (("4x4",), 2, "required"),
+    ],
+)
+def test_mnk_failures(args: tuple[str, ...], status: int, words: str) -> None:
+    result = run_mnk(*args)
+    assert result.returncode == status
+    assert words in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_mnk_reports_progress_on_long_searches() -> None:
+    result = run_mnk("4x4", "4", "--backend", "python", "--node-limit", "2000000")
+    assert "still solving 4x4 k=4 (1 s)" in result.stderr

@@ -10,8 +10,14 @@ from perfectplay._types import Solution
 __all__ = [
     "backtrack_footholds",
     "build_tictactoe_table",
+    "exhaustive_mnk",
     "footholds_solve",
     "footholds_total_moves",
+    "mnk_analyze",
+    "mnk_best_move",
+    "mnk_is_reachable",
+    "mnk_solve",
+    "mnk_solve_empty",
     "tictactoe_analyze",
     "tictactoe_batch_best_move",
     "tictactoe_batch_values",
@@ -44,3 +50,22 @@ def footholds_total_moves(
 def backtrack_footholds(
     board: Any, aloc: Any, bloc: Any, *, node_limit: int | None = None
 ) -> tuple[int, int, list[tuple[int, int]]]: ...
+def mnk_solve(
+    board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+) -> Solution[tuple[int, int]]: ...
+def mnk_solve_empty(
+    rows: int,
+    cols: int,
+    k: int,
+    *,
+    node_limit: int | None = None,
+    table_mb: float | None = None,
+) -> Solution[tuple[int, int]]: ...
+def mnk_analyze(
+    board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+) -> dict[tuple[int, int], tuple[int, int]]: ...
+def mnk_best_move(
+    board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+) -> tuple[int, int] | None: ...
+def mnk_is_reachable(board: Any, k: int) -> bool: ...
+def exhaustive_mnk(board: Any, k: int) -> tuple[int, int, list[tuple[int, int]]]: ...

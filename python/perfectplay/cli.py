@@ -12,10 +12,13 @@ import itertools
 import json
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from perfectplay._backend import BACKEND, BACKENDS, implementation
+from perfectplay._pure.board_input import read_mark_grid, to_item
 from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["main"]
@@ -140,6 +143,72 @@ COMMANDS: dict[str, tuple[Callable[[Iterator[tuple[int, str]], str, Write], None
 }
 
 
+def _shape(text: str) -> tuple[int, int]:
+    """ROWSxCOLS, as argparse reads it."""
+    rows, sep, cols = text.lower().partition("x")
+    if not (sep and rows.isdigit() and cols.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 5x4, got {text!r}")
+    return int(rows), int(cols)
+
+
+def _report_progress(stop: threading.Event, started: float, what: str) -> None:
+    """After a second of search, a line on standard error now and then (1, 2, 4, 8 s ...)."""
+    wait = 1.0
+    while not stop.wait(started + wait - time.monotonic()):
+        print(f"perfectplay mnk: still solving {what} ({wait:.0f} s)", file=sys.stderr, flush=True)
+        wait *= 2
+
+
+def _moves_text(moves: Iterable[tuple[int, int]]) -> str:
+    return " ".join(f"{row},{col}" for row, col in moves) or "-"
+
+
+def run_mnk(args: argparse.Namespace) -> int:
+    """Solves one m,n,k position and prints value, winner, plies, best moves and the line."""
+    api = implementation("mnk", args.backend)
+    rows, cols = args.shape
+    what = f"{rows}x{cols} k={args.k}"
+    limits = {"node_limit": args.node_limit, "table_mb": args.table_mb}
+    stop = threading.Event()
+    reporter = threading.Thread(
+        target=_report_progress, args=(stop, time.monotonic(), what), daemon=True
+    )
+    reporter.start()
+    try:
+        if args.board is None:
+            solution = api.solve_empty(rows, cols, args.k, **limits)
+        else:
+            board_rows, board_cols, _ = read_mark_grid(to_item(args.board))
+            if (board_rows, board_cols) != (rows, cols):
+                raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
+            solution = api.solve(args.board, args.k, **limits)
+    except (ValueError, TypeError, SearchLimitExceeded) as error:
+        print(f"perfectplay mnk: {error}", file=sys.stderr)
+        return 1
+    finally:
+        stop.set()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "value": solution.value,
+                    "winner": solution.winner,
+                    "plies": solution.plies,
+                    "best_moves": solution.best_moves,
+                    "line": solution.line,
+                    "nodes": solution.nodes,
+                }
+            )
+        )
+    else:
+        print(f"value: {solution.value:+d}" if solution.value else "value: 0")
+        print(f"winner: {solution.winner or 'draw'}")
+        print(f"plies: {solution.plies}")
+        print(f"best moves: {_moves_text(solution.best_moves)}")
+        print(f"line: {_moves_text(solution.line)}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="perfectplay",
@@ -154,11 +223,28 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}"
         )
+    summary = "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first"
+    mnk = commands.add_parser("mnk", help=summary, description=summary)
+    mnk.add_argument("shape", type=_shape, metavar="ROWSxCOLS")
+    mnk.add_argument("k", type=int, metavar="K")
+    mnk.add_argument("board", nargs="?", help="rows of x o . split by / (default: the empty board)")
+    mnk.add_argument("--node-limit", type=int, default=None, help="give up after N nodes")
+    mnk.add_argument("--table-mb", type=float, default=None, help="transposition table size")
+    mnk.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "mnk":
+        try:
+            return run_mnk(args)
+        except ImportError as error:
+            print(f"perfectplay mnk: {error}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 130
     run, _ = COMMANDS[args.command]
     name = f"perfectplay {args.command}"
     try:

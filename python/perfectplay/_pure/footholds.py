@@ -24,6 +24,7 @@ from perfectplay._pure.board_input import (
     to_item,
     type_word,
 )
+from perfectplay._pure.mnk import check_node_limit
 from perfectplay._types import Solution
 from perfectplay.errors import SearchLimitExceeded
 
@@ -119,16 +120,6 @@ class Board:
         return divmod(cell, self.cols)
 
 
-def _check_node_limit(node_limit: Any) -> int | None:
-    if node_limit is None:
-        return None
-    if isinstance(node_limit, bool) or not isinstance(node_limit, int):
-        raise TypeError(f"node_limit must be an int or None, not {type(node_limit).__name__}")
-    if node_limit < 1:
-        raise ValueError(f"node_limit must be positive, got {node_limit}")
-    return node_limit
-
-
 class _Search:
     """Exact scores of positions (footholds, me, you), the side to move first."""
 
@@ -173,7 +164,7 @@ def _start(
     parsed = Board(board)
     a = parsed.location(aloc, "aloc")
     b = parsed.location(bloc, "bloc")
-    return parsed, _Search(parsed, _check_node_limit(node_limit)), (parsed.footholds, a, b)
+    return parsed, _Search(parsed, check_node_limit(node_limit)), (parsed.footholds, a, b)
 
 
 def solve(

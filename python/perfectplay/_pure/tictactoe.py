@@ -65,7 +65,7 @@ def _read(board: Any) -> tuple[int, int]:
 
 
 def _score(mine: int, theirs: int) -> int:
-    return mnk.exhaustive_score(GEOMETRY, mine, theirs, _scores)
+    return mnk.negamax(GEOMETRY, mine, theirs, _scores)
 
 
 class _Position:

@@ -1,0 +1,675 @@
+//! The m,n,k solver: negamax with alpha-beta over (mine, theirs) bitboards.
+//!
+//! What keeps it fast:
+//! * Threats, read off the winning windows at every node: an immediate win ends the search
+//!   there; a single threat of the opponent forces the block; two of them lose; a move that
+//!   makes two threats at once wins in three plies.
+//! * Bounds: with no immediate win the best left is a win in three plies, with no double threat
+//!   against us the worst is a loss in four; a side with no window it can still complete cannot
+//!   win, and when neither can the game is a draw.
+//! * A transposition table keyed by the position in its canonical orientation under the board's
+//!   symmetries (8 for square boards, 4 otherwise), found through incrementally kept Zobrist
+//!   hashes of every orientation; keys are exact.
+//! * Principal-variation search with moves ordered: the stored best move, then moves that
+//!   threaten, then centre first.
+
+use crate::board_input::Grid;
+use crate::budget::{Budget, Stop};
+use crate::mnk::{Board, Geometry};
+use crate::score::{self, DRAW, Score};
+use crate::solution::Solution;
+use crate::table::{self, Stored, Table};
+use crate::tictactoe;
+use std::sync::{Arc, Mutex};
+
+const NO_MOVE: u8 = u8::MAX;
+
+/// Default table size for a board of `cells` cells: about 2^(cells/2 + 8) slots, from 96 KiB
+/// for tiny boards to 96 MiB from 28 cells up.
+pub fn default_table_bytes(cells: usize) -> usize {
+    table::SLOT_BYTES << (cells / 2 + 8).clamp(12, 22)
+}
+
+/// Everything about a geometry the search reads at every node.
+pub struct Engine {
+    pub geometry: Geometry,
+    /// Cell permutations, identity first: `symmetries[s][cell]` is where `cell` goes.
+    symmetries: Vec<[u8; 64]>,
+    inverses: Vec<[u8; 64]>,
+    /// `zobrist[s][colour][cell]`: the key of a stone of that colour at `cell` as seen through
+    /// symmetry `s` (the key of the cell it maps to), so one XOR per symmetry keeps every
+    /// orientation's hash.
+    zobrist: Vec<[[u64; 64]; 2]>,
+    /// `byte_maps[s][byte][bits]`: the image under `s` of the cells a byte of a mask holds.
+    byte_maps: Vec<[[u64; 256]; 8]>,
+    /// Empty cells are tried in this order: nearest the centre first.
+    centre_order: Vec<u8>,
+}
+
+impl Engine {
+    pub fn new(geometry: Geometry) -> Engine {
+        let (rows, cols) = (geometry.rows, geometry.cols);
+        // The 4 symmetries of a rectangle, and 4 more (transposing ones) of a square.
+        let image = |symmetry: usize, r: usize, c: usize| {
+            let (r, c) = if symmetry >= 4 { (c, r) } else { (r, c) };
+            let (last_row, last_col) = if symmetry >= 4 {
+                (cols - 1, rows - 1)
+            } else {
+                (rows - 1, cols - 1)
+            };
+            match symmetry % 4 {
+                0 => (r, c),
+                1 => (last_row - r, c),
+                2 => (r, last_col - c),
+                _ => (last_row - r, last_col - c),
+            }
+        };
+        let count = if rows == cols { 8 } else { 4 };
+        let cells = geometry.cells();
+        let symmetries: Vec<[u8; 64]> = (0..count)
+            .map(|symmetry| {
+                let mut permutation = [0u8; 64];
+                for (cell, target) in permutation.iter_mut().enumerate().take(cells) {
+                    let (r, c) = image(symmetry, cell / cols, cell % cols);
+                    *target = (r * cols + c) as u8;
+                }
+                permutation
+            })
+            .collect();
+        let inverses = symmetries
+            .iter()
+            .map(|permutation| {
+                let mut inverse = [0u8; 64];
+                for cell in 0..cells {
+                    inverse[permutation[cell] as usize] = cell as u8;
+                }
+                inverse
+            })
+            .collect();
+        let mut seed = 0x5eed_u64;
+        let mut base = [[0u64; 64]; 2];
+        for key in base.iter_mut().flatten() {
+            seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            *key = table::mix(seed);
+        }
+        let zobrist = symmetries
+            .iter()
+            .map(|permutation| {
+                let mut keys = [[0u64; 64]; 2];
+                for colour in 0..2 {
+                    for cell in 0..cells {
+                        keys[colour][cell] = base[colour][permutation[cell] as usize];
+                    }
+                }
+                keys
+            })
+            .collect();
+        let byte_maps = symmetries
+            .iter()
+            .map(|permutation| {
+                let mut maps = [[0u64; 256]; 8];
+                for (byte, map) in maps.iter_mut().enumerate() {
+                    for (bits, image) in map.iter_mut().enumerate() {
+                        for bit in 0..8 {
+                            let cell = byte * 8 + bit;
+                            if bits >> bit & 1 == 1 && cell < cells {
+                                *image |= 1 << permutation[cell];
+                            }
+                        }
+                    }
+                }
+                maps
+            })
+            .collect();
+        // Twice the distance to the centre, in integers: (2r - (rows - 1))^2 + ...
+        let mut centre_order: Vec<u8> = (0..cells as u8).collect();
+        centre_order.sort_by_key(|&cell| {
+            let (r, c) = (cell as i64 / cols as i64, cell as i64 % cols as i64);
+            let (dr, dc) = (2 * r - (rows as i64 - 1), 2 * c - (cols as i64 - 1));
+            (dr * dr + dc * dc, cell)
+        });
+        Engine {
+            geometry,
+            symmetries,
+            inverses,
+            zobrist,
+            byte_maps,
+            centre_order,
+        }
+    }
+
+    /// A node for the position (mine, theirs), `mine` to move.
+    pub fn node(&self, mine: u64, theirs: u64) -> Node {
+        let mine_is_x = mine.count_ones() == theirs.count_ones();
+        let (x, o) = if mine_is_x {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        let mut hashes = [0u64; 8];
+        for (s, hash) in hashes.iter_mut().enumerate().take(self.symmetries.len()) {
+            for (colour, stones) in [x, o].into_iter().enumerate() {
+                for cell in cells_of(stones) {
+                    *hash ^= self.zobrist[s][colour][cell as usize];
+                }
+            }
+        }
+        Node {
+            mine,
+            theirs,
+            hashes,
+        }
+    }
+
+    /// The node after the side to move plays `cell`.
+    #[inline]
+    fn play(&self, node: &Node, cell: u8) -> Node {
+        let colour = usize::from(node.mine.count_ones() != node.theirs.count_ones());
+        let mut hashes = node.hashes;
+        for (s, hash) in hashes.iter_mut().enumerate().take(self.symmetries.len()) {
+            *hash ^= self.zobrist[s][colour][cell as usize];
+        }
+        Node {
+            mine: node.theirs,
+            theirs: node.mine | 1 << cell,
+            hashes,
+        }
+    }
+
+    #[inline]
+    fn permute(&self, s: usize, mask: u64) -> u64 {
+        let maps = &self.byte_maps[s];
+        (0..8).fold(0, |image, byte| {
+            image | maps[byte][(mask >> (8 * byte)) as usize & 0xff]
+        })
+    }
+
+    /// The table key of a node (its canonical orientation, exact), the slot hash, and the
+    /// symmetry that gives that orientation.
+    #[inline]
+    fn key(&self, node: &Node) -> ([u64; 2], u64, usize) {
+        let count = self.symmetries.len();
+        let (s, hash) = node.hashes[..count]
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|&(_, hash)| hash)
+            .expect("at least the identity");
+        let key = [self.permute(s, node.mine), self.permute(s, node.theirs)];
+        (key, hash, s)
+    }
+}
+
+/// A position with the side to move's stones first, and its hash in every orientation.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub mine: u64,
+    pub theirs: u64,
+    hashes: [u64; 8],
+}
+
+#[inline]
+fn cells_of(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as u8;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
+/// What the winning windows say about a position.
+struct Threats {
+    /// The opponent has completed a window: the side to move has lost.
+    lost: bool,
+    /// Cells where the side to move would complete a window.
+    my_wins: u64,
+    /// Cells where the opponent would.
+    their_wins: u64,
+    /// Some window can still be completed by the side to move (no opponent stone in it, and
+    /// no more empty cells than the moves left to fill them) / by the opponent.
+    my_hope: bool,
+    their_hope: bool,
+}
+
+pub struct Solver<'a, 'b> {
+    engine: &'a Engine,
+    table: Table,
+    budget: &'a mut Budget<'b>,
+}
+
+impl<'a, 'b> Solver<'a, 'b> {
+    pub fn new(engine: &'a Engine, table_bytes: usize, budget: &'a mut Budget<'b>) -> Self {
+        Solver {
+            engine,
+            table: Table::with_bytes(table_bytes),
+            budget,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.budget.nodes()
+    }
+
+    fn threats(&self, mine: u64, theirs: u64) -> Threats {
+        let geometry = &self.engine.geometry;
+        let k = geometry.k as u32;
+        let empties = (geometry.full & !(mine | theirs)).count_ones();
+        // The side to move plays the first of the remaining moves.
+        let (my_moves, their_moves) = (empties.div_ceil(2), empties / 2);
+        let mut threats = Threats {
+            lost: false,
+            my_wins: 0,
+            their_wins: 0,
+            my_hope: false,
+            their_hope: false,
+        };
+        for &window in &geometry.windows {
+            let (my_stones, their_stones) =
+                ((window & mine).count_ones(), (window & theirs).count_ones());
+            if their_stones == 0 {
+                if my_stones + 1 == k {
+                    threats.my_wins |= window & !mine;
+                }
+                threats.my_hope |= k - my_stones <= my_moves;
+            }
+            if my_stones == 0 {
+                if their_stones == k {
+                    threats.lost = true;
+                } else if their_stones + 1 == k {
+                    threats.their_wins |= window & !theirs;
+                }
+                threats.their_hope |= k - their_stones <= their_moves;
+            }
+        }
+        threats
+    }
+
+    /// The cells where the side to move would win once it has played `cell` as well.
+    #[inline]
+    fn wins_after(&self, mine: u64, theirs: u64, cell: u8) -> u64 {
+        let geometry = &self.engine.geometry;
+        let k = geometry.k as u32;
+        let mine = mine | 1 << cell;
+        geometry.windows_through[cell as usize]
+            .iter()
+            .filter(|&&window| window & theirs == 0 && (window & mine).count_ones() + 1 == k)
+            .fold(0, |wins, &window| wins | (window & !mine))
+    }
+
+    /// The exact score of `node` when it lies in (alpha, beta); otherwise a bound on the side
+    /// the window was missed (fail-soft).
+    pub fn negamax(
+        &mut self,
+        node: &Node,
+        mut alpha: Score,
+        mut beta: Score,
+    ) -> Result<Score, Stop> {
+        self.budget.visit()?;
+        let (mine, theirs) = (node.mine, node.theirs);
+        let empty = self.engine.geometry.full & !(mine | theirs);
+        let empties = empty.count_ones();
+        let threats = self.threats(mine, theirs);
+        if threats.lost {
+            return Ok(score::loss(empties));
+        }
+        if empties == 0 {
+            return Ok(DRAW);
+        }
+        if threats.my_wins != 0 {
+            return Ok(score::win(empties - 1));
+        }
+        if threats.their_wins.count_ones() >= 2 {
+            // Only one of them can be blocked.
+            return Ok(score::loss(empties - 2));
+        }
+        if !threats.my_hope && !threats.their_hope {
+            return Ok(DRAW);
+        }
+        // No win in one: the fastest left is in three. No double threat against us: the
+        // slowest loss left is in four. A side without hope cannot win at all.
+        let best_possible = if threats.my_hope && empties >= 3 {
+            score::win(empties - 3)
+        } else {
+            DRAW
+        };
+        let worst_possible = if threats.their_hope && empties >= 4 {
+            score::loss(empties - 4)
+        } else {
+            DRAW
+        };
+        alpha = alpha.max(worst_possible);
+        beta = beta.min(best_possible);
+        if alpha >= beta {
+            return Ok(alpha);
+        }
+        let (key, hash, symmetry) = self.engine.key(node);
+        let mut first = NO_MOVE;
+        if let Some(stored) = self.table.probe(hash, key) {
+            if let Some(score) = table::apply(stored, &mut alpha, &mut beta) {
+                return Ok(score);
+            }
+            if stored.best_move != NO_MOVE {
+                first = self.engine.inverses[symmetry][stored.best_move as usize];
+            }
+        }
+        // A single threat of the opponent must be blocked; otherwise every empty cell.
+        let candidates = if threats.their_wins != 0 {
+            threats.their_wins
+        } else {
+            empty
+        };
+        let mut moves = [0u8; 64];
+        let mut count = 0;
+        let mut threatening = 0usize;
+        let mut push = |cell: u8, moves: &mut [u8; 64], front: bool| {
+            if front {
+                moves.copy_within(threatening..count, threatening + 1);
+                moves[threatening] = cell;
+                threatening += 1;
+            } else {
+                moves[count] = cell;
+            }
+            count += 1;
+        };
+        if first != NO_MOVE && candidates >> first & 1 == 1 {
+            push(first, &mut moves, true);
+        }
+        for &cell in &self.engine.centre_order {
+            if candidates >> cell & 1 == 0 || cell == first {
+                continue;
+            }
+            let wins = self.wins_after(mine, theirs, cell);
+            if wins.count_ones() >= 2 && best_possible == score::win(empties - 3) {
+                // Two threats at once: the opponent blocks one, we complete the other.
+                return Ok(best_possible);
+            }
+            push(cell, &mut moves, wins != 0);
+        }
+        let window_alpha = alpha;
+        let mut best = Score::MIN;
+        let mut best_move = NO_MOVE;
+        for (index, &cell) in moves[..count].iter().enumerate() {
+            let child = self.engine.play(node, cell);
+            let score = if index == 0 {
+                -self.negamax(&child, -beta, -alpha)?
+            } else {
+                let probe = -self.negamax(&child, -alpha - 1, -alpha)?;
+                if probe > alpha && probe < beta {
+                    -self.negamax(&child, -beta, -probe)?
+                } else {
+                    probe
+                }
+            };
+            if score > best {
+                best = score;
+                best_move = cell;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let stored = Stored {
+            score: best,
+            bound: table::bound_of(best, window_alpha, beta),
+            best_move: self.engine.symmetries[symmetry][best_move as usize],
+        };
+        self.table.store(hash, key, empties, stored);
+        Ok(best)
+    }
+
+    /// The exact score: who wins (or a draw) by null windows around zero, then by how much.
+    pub fn exact_score(&mut self, node: &Node) -> Result<Score, Stop> {
+        let empties = (self.engine.geometry.full & !(node.mine | node.theirs)).count_ones();
+        let (low, high) = (score::loss(empties), score::win(empties));
+        if self.negamax(node, 0, 1)? > 0 {
+            self.negamax(node, 0, high)
+        } else if self.negamax(node, -1, 0)? >= 0 {
+            Ok(DRAW)
+        } else {
+            self.negamax(node, low, 0)
+        }
+    }
+
+    /// The legal moves of a node: none once the game is over.
+    fn legal_moves(&self, node: &Node) -> u64 {
+        let geometry = &self.engine.geometry;
+        if geometry.has_line(node.theirs) {
+            return 0;
+        }
+        geometry.full & !(node.mine | node.theirs)
+    }
+
+    /// Is `cell` a best move of a node whose exact score is `score`?
+    fn is_best(&mut self, node: &Node, cell: u8, score: Score) -> Result<bool, Stop> {
+        let child = self.engine.play(node, cell);
+        Ok(self.negamax(&child, -score, -score + 1)? <= -score)
+    }
+
+    /// Every best move of a node with exact score `score`, ascending.
+    pub fn best_moves(&mut self, node: &Node, score: Score) -> Result<Vec<u8>, Stop> {
+        let mut best = Vec::new();
+        for cell in cells_of(self.legal_moves(node)) {
+            if self.is_best(node, cell, score)? {
+                best.push(cell);
+            }
+        }
+        Ok(best)
+    }
+
+    /// One optimal game: the first best move at every turn.
+    pub fn line(&mut self, node: &Node, score: Score) -> Result<Vec<u8>, Stop> {
+        let (mut node, mut score) = (*node, score);
+        let mut line = Vec::new();
+        'turns: loop {
+            for cell in cells_of(self.legal_moves(&node)) {
+                if self.is_best(&node, cell, score)? {
+                    line.push(cell);
+                    node = self.engine.play(&node, cell);
+                    score = -score;
+                    continue 'turns;
+                }
+            }
+            return Ok(line);
+        }
+    }
+
+    /// (move, value for its player, plies from now with it) for every legal move.
+    pub fn analyze(&mut self, node: &Node) -> Result<Vec<(u8, i8, u32)>, Stop> {
+        let mut moves = Vec::new();
+        for cell in cells_of(self.legal_moves(node)) {
+            let child = self.engine.play(node, cell);
+            let score = self.exact_score(&child)?;
+            let empties = (self.engine.geometry.full & !(child.mine | child.theirs)).count_ones();
+            moves.push((cell, -score::value(score), 1 + score::plies(score, empties)));
+        }
+        Ok(moves)
+    }
+}
+
+/// The engine of a geometry, built once per process and shared (threads included).
+pub fn engine(rows: usize, cols: usize, k: usize) -> crate::error::Result<Arc<Engine>> {
+    static ENGINES: Mutex<Vec<Arc<Engine>>> = Mutex::new(Vec::new());
+    let geometry = Geometry::new(rows, cols, k)?;
+    let mut engines = ENGINES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let same = |g: &Geometry| (g.rows, g.cols, g.k) == (rows, cols, k);
+    if let Some(engine) = engines.iter().find(|engine| same(&engine.geometry)) {
+        return Ok(Arc::clone(engine));
+    }
+    let engine = Arc::new(Engine::new(geometry));
+    engines.push(Arc::clone(&engine));
+    Ok(engine)
+}
+
+/// A legal m,n,k position read from a board and its k.
+pub struct Query {
+    pub engine: Arc<Engine>,
+    pub board: Board,
+}
+
+impl Query {
+    /// Checks k against the board and the board against the rules of play.
+    pub fn new(grid: &Grid<u8>, k: usize) -> crate::error::Result<Query> {
+        let engine = engine(grid.rows, grid.cols, k)?;
+        let board = Board::from_marks(&grid.cells);
+        board.status(&engine.geometry)?;
+        Ok(Query { engine, board })
+    }
+
+    /// Tic-tac-toe is answered from its table.
+    fn tictactoe_code(&self) -> Option<usize> {
+        let g = &self.engine.geometry;
+        ((g.rows, g.cols, g.k) == (3, 3, 3)).then(|| tictactoe::code_of_board(self.board))
+    }
+
+    pub fn solve(&self, table_bytes: usize, budget: &mut Budget) -> Result<Solution<u8>, Stop> {
+        if let Some(code) = self.tictactoe_code() {
+            return Ok(tictactoe::table().solve(code).expect("a legal board"));
+        }
+        let (mine, theirs) = self.board.relative();
+        solve(
+            &self.engine,
+            mine,
+            theirs,
+            self.board.x_to_move(),
+            table_bytes,
+            budget,
+        )
+    }
+
+    pub fn analyze(
+        &self,
+        table_bytes: usize,
+        budget: &mut Budget,
+    ) -> Result<Vec<(u8, i8, u32)>, Stop> {
+        if let Some(code) = self.tictactoe_code() {
+            return Ok(tictactoe::table().analyze(code).expect("a legal board"));
+        }
+        let (mine, theirs) = self.board.relative();
+        analyze(&self.engine, mine, theirs, table_bytes, budget)
+    }
+
+    /// The first best move, or `None` once the game is over.
+    pub fn best_move(&self, table_bytes: usize, budget: &mut Budget) -> Result<Option<u8>, Stop> {
+        if let Some(code) = self.tictactoe_code() {
+            return Ok(tictactoe::table().best_move(code).expect("a legal board"));
+        }
+        let (mine, theirs) = self.board.relative();
+        let node = self.engine.node(mine, theirs);
+        let mut solver = Solver::new(&self.engine, table_bytes, budget);
+        let score = solver.exact_score(&node)?;
+        for cell in cells_of(solver.legal_moves(&node)) {
+            if solver.is_best(&node, cell, score)? {
+                return Ok(Some(cell));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Solves a legal position (mine, theirs), `mine` to move; `x_to_move` names the winner.
+pub fn solve(
+    engine: &Engine,
+    mine: u64,
+    theirs: u64,
+    x_to_move: bool,
+    table_bytes: usize,
+    budget: &mut Budget,
+) -> Result<Solution<u8>, Stop> {
+    let node = engine.node(mine, theirs);
+    let mut solver = Solver::new(engine, table_bytes, budget);
+    let score = solver.exact_score(&node)?;
+    let best_moves = solver.best_moves(&node, score)?;
+    let line = solver.line(&node, score)?;
+    let empties = (engine.geometry.full & !(mine | theirs)).count_ones();
+    let winner = match score.signum() {
+        0 => None,
+        1 => Some(if x_to_move { "x" } else { "o" }),
+        _ => Some(if x_to_move { "o" } else { "x" }),
+    };
+    Ok(Solution {
+        value: score::value(score),
+        winner,
+        plies: score::plies(score, empties),
+        best_moves,
+        line,
+        nodes: solver.nodes(),
+    })
+}
+
+/// [`Solver::analyze`] for a legal position.
+pub fn analyze(
+    engine: &Engine,
+    mine: u64,
+    theirs: u64,
+    table_bytes: usize,
+    budget: &mut Budget,
+) -> Result<Vec<(u8, i8, u32)>, Stop> {
+    let node = engine.node(mine, theirs);
+    Solver::new(engine, table_bytes, budget).analyze(&node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::unlimited;
+    use crate::mnk::exhaustive_score;
+    use std::collections::HashMap;
+
+    fn solve_empty(rows: usize, cols: usize, k: usize) -> Solution<u8> {
+        let engine = Engine::new(Geometry::new(rows, cols, k).unwrap());
+        unlimited(|budget| solve(&engine, 0, 0, true, 1 << 22, budget)).unwrap()
+    }
+
+    #[test]
+    fn known_values_from_the_empty_board() {
+        assert_eq!(solve_empty(3, 3, 3).value, 0);
+        assert_eq!(solve_empty(3, 4, 3).value, 1);
+        assert_eq!(solve_empty(4, 4, 3).value, 1);
+        assert_eq!(solve_empty(4, 4, 4).value, 0);
+    }
+
+    #[test]
+    fn symmetric_keys_agree() {
+        let engine = Engine::new(Geometry::new(4, 4, 3).unwrap());
+        // X on cells 0 and 5, O on 10; O plays 15.
+        let node = engine.node(0b0000_0100_0000_0000, 0b0000_0000_0010_0001);
+        let moved = engine.play(&node, 15);
+        let (key, hash, _) = engine.key(&moved);
+        for s in 0..8 {
+            let image = engine.node(
+                engine.permute(s, moved.mine),
+                engine.permute(s, moved.theirs),
+            );
+            assert_eq!(engine.key(&image).0, key);
+            assert_eq!(engine.key(&image).1, hash);
+        }
+    }
+
+    #[test]
+    fn agrees_with_exhaustive_search_from_many_positions() {
+        let geometry = Geometry::new(4, 3, 3).unwrap();
+        let engine = Engine::new(geometry.clone());
+        let mut memo = HashMap::new();
+        // Every position two moves in, and every position after one more move.
+        for first in 0..12u8 {
+            for second in (0..12u8).filter(|&c| c != first) {
+                for third in (0..12u8).filter(|&c| c != first && c != second) {
+                    let (mine, theirs) = (1u64 << second, 1u64 << first | 1u64 << third);
+                    let node = engine.node(mine, theirs);
+                    let exact = exhaustive_score(&geometry, mine, theirs, &mut memo);
+                    let fast = unlimited(|budget| {
+                        Solver::new(&engine, 1 << 16, budget).exact_score(&node)
+                    });
+                    assert_eq!(fast, Ok(exact));
+                }
+            }
+        }
+    }
+}
