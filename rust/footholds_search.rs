@@ -183,15 +183,34 @@ impl<'a, 'b> Solver<'a, 'b> {
             first = stored.best_move;
         }
         let window_alpha = alpha;
-        let ordered = self.order(position, moves, first);
         // Connected now, the pieces stay connected after our move unless the cell we leave
         // held paths together.
         let stays_connected = self
             .board
             .removal_is_local(position.me, position.footholds & !bit(position.me));
+        // The stored best move goes first, alone: when it cuts off, ordering the others (the
+        // costly part of a node) is never needed.
+        let stored_first = first != NO_MOVE && moves >> first & 1 == 1;
+        let mut queue = if stored_first {
+            Moves::single(first)
+        } else {
+            self.order(position, moves)
+        };
+        let (mut next, mut index) = (0, 0);
         let mut best = Score::MIN;
         let mut best_move = NO_MOVE;
-        for (index, &to) in ordered.as_slice().iter().enumerate() {
+        loop {
+            if next == queue.len {
+                if !stored_first || index > 1 || moves.count_ones() == 1 {
+                    break;
+                }
+                queue = self.order(position, moves & !bit(first));
+                next = 0;
+            }
+            let to = queue.cells[next];
+            next += 1;
+            index += 1;
+            let index = index - 1;
             let child = position.play(to);
             let score = if index == 0 {
                 -self.search(child, -beta, -alpha, stays_connected)?
@@ -223,18 +242,14 @@ impl<'a, 'b> Solver<'a, 'b> {
         Ok(best)
     }
 
-    /// Moves in search order: the stored best move, then by territory.
-    fn order(&self, position: Position, moves: u64, first: u8) -> Moves {
+    /// Moves in search order: by territory.
+    fn order(&self, position: Position, moves: u64) -> Moves {
         let mut ordered = Moves::default();
         let mut keys = [0i32; 4];
         let after = position.footholds & !bit(position.me);
         for to in cells_of(moves) {
-            let key = if to == first {
-                i32::MAX
-            } else {
-                // The opponent moves next, so it wins ties for contested cells.
-                -self.territory(after, position.you, to)
-            };
+            // The opponent moves next, so it wins ties for contested cells.
+            let key = -self.territory(after, position.you, to);
             // Insertion sort, largest key first: at most four moves.
             let mut slot = ordered.len;
             while slot > 0 && keys[slot - 1] < key {
@@ -471,8 +486,11 @@ struct Moves {
 }
 
 impl Moves {
-    fn as_slice(&self) -> &[u8] {
-        &self.cells[..self.len]
+    fn single(cell: u8) -> Moves {
+        Moves {
+            cells: [cell, 0, 0, 0],
+            len: 1,
+        }
     }
 }
 
