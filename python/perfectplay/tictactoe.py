@@ -7,10 +7,12 @@ numpy arrays included). X moves first. Malformed boards raise ``ValueError`` (``
 the wrong type altogether), unreachable ones ``perfectplay.IllegalPosition``.
 
 >>> from perfectplay import tictactoe
->>> tictactoe.outcome("xxo/oo./x..")
+>>> tictactoe.outcome("xx./oo./...")
 'x'
->>> tictactoe.solve("xxo oo. x..").line
-(5,)
+>>> tictactoe.solve("xx. oo. ...").line
+(2,)
+>>> tictactoe.analyze("xxo/oo./x..")
+{5: (0, 3), 7: (-1, 2), 8: (-1, 2)}
 """
 
 from __future__ import annotations
