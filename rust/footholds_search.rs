@@ -494,8 +494,15 @@ impl Moves {
     }
 }
 
-/// Solves a game with A at cell `a` and B at cell `b`, A to move; moves are cells.
-pub fn solve(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Solution<u8>, Stop> {
+/// Runs `work` on a solver with this thread's memory, from A at cell `a` and B at cell `b`,
+/// A to move.
+fn from_start<T>(
+    board: &Board,
+    a: u8,
+    b: u8,
+    budget: &mut Budget,
+    work: impl FnOnce(&mut Solver, Position) -> Result<T, Stop>,
+) -> Result<T, Stop> {
     let root = Position {
         footholds: board.footholds,
         me: a,
@@ -503,36 +510,33 @@ pub fn solve(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Solutio
     };
     with_memory(board.cells(), |memory| {
         let mut solver = Solver::new(board, memory, budget);
-        let solution = (|| {
-            let score = solver.exact_score(root)?;
-            let best_moves = solver.best_moves(root, score)?;
-            let line = solver.line(root, score)?;
-            Ok(Solution {
-                value: score::value(score),
-                winner: Some(if score > 0 { "A" } else { "B" }),
-                plies: score::plies(score, root.cells_left()),
-                best_moves,
-                line,
-                nodes: solver.nodes(),
-            })
-        })();
-        (solver.into_memory(), solution)
+        let result = work(&mut solver, root);
+        (solver.into_memory(), result)
+    })
+}
+
+/// Solves a game with A at cell `a` and B at cell `b`, A to move; moves are cells.
+pub fn solve(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Solution<u8>, Stop> {
+    from_start(board, a, b, budget, |solver, root| {
+        let score = solver.exact_score(root)?;
+        let best_moves = solver.best_moves(root, score)?;
+        let line = solver.line(root, score)?;
+        Ok(Solution {
+            value: score::value(score),
+            winner: Some(if score > 0 { "A" } else { "B" }),
+            plies: score::plies(score, root.cells_left()),
+            best_moves,
+            line,
+            nodes: solver.nodes(),
+        })
     })
 }
 
 /// The judge's answer alone: the total moves under perfect play.
 pub fn total_moves(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<u32, Stop> {
-    let root = Position {
-        footholds: board.footholds,
-        me: a,
-        you: b,
-    };
-    with_memory(board.cells(), |memory| {
-        let mut solver = Solver::new(board, memory, budget);
-        let plies = solver
-            .exact_score(root)
-            .map(|score| score::plies(score, root.cells_left()));
-        (solver.into_memory(), plies)
+    from_start(board, a, b, budget, |solver, root| {
+        let score = solver.exact_score(root)?;
+        Ok(score::plies(score, root.cells_left()))
     })
 }
 

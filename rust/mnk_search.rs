@@ -239,15 +239,48 @@ pub struct Solver<'a, 'b> {
     budget: &'a mut Budget<'b>,
 }
 
-impl<'a, 'b> Solver<'a, 'b> {
-    pub fn new(engine: &'a Engine, table_bytes: usize, budget: &'a mut Budget<'b>) -> Self {
-        Solver {
-            engine,
-            table: Table::with_bytes(table_bytes),
-            budget,
-        }
-    }
+/// Tables up to this size are kept per thread for the next search on the same geometry: for
+/// small positions clearing a fresh table would cost more than the search. Bigger ones are
+/// freed with their search.
+const KEPT_TABLE_BYTES: usize = 16 << 20;
 
+thread_local! {
+    /// The last table of this thread and the (rows, cols, k) its positions belong to: entries
+    /// are exact facts about positions of that geometry, true for every later search on it.
+    static KEPT: std::cell::RefCell<Option<((usize, usize, usize), Table)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `work` on a solver whose table holds `table_bytes`, reusing this thread's kept table
+/// when it fits.
+pub fn with_solver<T>(
+    engine: &Engine,
+    table_bytes: usize,
+    budget: &mut Budget,
+    work: impl FnOnce(&mut Solver) -> Result<T, Stop>,
+) -> Result<T, Stop> {
+    let geometry = &engine.geometry;
+    let shape = (geometry.rows, geometry.cols, geometry.k);
+    let table = KEPT
+        .with(|kept| kept.borrow_mut().take())
+        .filter(|(kept_shape, table)| {
+            *kept_shape == shape && table.bytes() == Table::with_bytes_size(table_bytes)
+        })
+        .map(|(_, table)| table)
+        .unwrap_or_else(|| Table::with_bytes(table_bytes));
+    let mut solver = Solver {
+        engine,
+        table,
+        budget,
+    };
+    let result = work(&mut solver);
+    if solver.table.bytes() <= KEPT_TABLE_BYTES {
+        KEPT.with(|kept| *kept.borrow_mut() = Some((shape, solver.table)));
+    }
+    result
+}
+
+impl Solver<'_, '_> {
     pub fn nodes(&self) -> u64 {
         self.budget.nodes()
     }
@@ -503,6 +536,10 @@ pub fn engine(rows: usize, cols: usize, k: usize) -> crate::error::Result<Arc<En
         return Ok(Arc::clone(engine));
     }
     let engine = Arc::new(Engine::new(geometry));
+    // A few recent geometries are plenty; an engine is about 140 KiB.
+    if engines.len() >= 16 {
+        engines.remove(0);
+    }
     engines.push(Arc::clone(&engine));
     Ok(engine)
 }
@@ -562,14 +599,15 @@ impl Query {
         }
         let (mine, theirs) = self.board.relative();
         let node = self.engine.node(mine, theirs);
-        let mut solver = Solver::new(&self.engine, table_bytes, budget);
-        let score = solver.exact_score(&node)?;
-        for cell in cells_of(solver.legal_moves(&node)) {
-            if solver.is_best(&node, cell, score)? {
-                return Ok(Some(cell));
+        with_solver(&self.engine, table_bytes, budget, |solver| {
+            let score = solver.exact_score(&node)?;
+            for cell in cells_of(solver.legal_moves(&node)) {
+                if solver.is_best(&node, cell, score)? {
+                    return Ok(Some(cell));
+                }
             }
-        }
-        Ok(None)
+            Ok(None)
+        })
     }
 }
 
@@ -583,23 +621,24 @@ pub fn solve(
     budget: &mut Budget,
 ) -> Result<Solution<u8>, Stop> {
     let node = engine.node(mine, theirs);
-    let mut solver = Solver::new(engine, table_bytes, budget);
-    let score = solver.exact_score(&node)?;
-    let best_moves = solver.best_moves(&node, score)?;
-    let line = solver.line(&node, score)?;
-    let empties = (engine.geometry.full & !(mine | theirs)).count_ones();
-    let winner = match score.signum() {
-        0 => None,
-        1 => Some(if x_to_move { "x" } else { "o" }),
-        _ => Some(if x_to_move { "o" } else { "x" }),
-    };
-    Ok(Solution {
-        value: score::value(score),
-        winner,
-        plies: score::plies(score, empties),
-        best_moves,
-        line,
-        nodes: solver.nodes(),
+    with_solver(engine, table_bytes, budget, |solver| {
+        let score = solver.exact_score(&node)?;
+        let best_moves = solver.best_moves(&node, score)?;
+        let line = solver.line(&node, score)?;
+        let empties = (engine.geometry.full & !(mine | theirs)).count_ones();
+        let winner = match score.signum() {
+            0 => None,
+            1 => Some(if x_to_move { "x" } else { "o" }),
+            _ => Some(if x_to_move { "o" } else { "x" }),
+        };
+        Ok(Solution {
+            value: score::value(score),
+            winner,
+            plies: score::plies(score, empties),
+            best_moves,
+            line,
+            nodes: solver.nodes(),
+        })
     })
 }
 
@@ -612,7 +651,7 @@ pub fn analyze(
     budget: &mut Budget,
 ) -> Result<Vec<(u8, i8, u32)>, Stop> {
     let node = engine.node(mine, theirs);
-    Solver::new(engine, table_bytes, budget).analyze(&node)
+    with_solver(engine, table_bytes, budget, |solver| solver.analyze(&node))
 }
 
 #[cfg(test)]
@@ -665,7 +704,7 @@ mod tests {
                     let node = engine.node(mine, theirs);
                     let exact = exhaustive_score(&geometry, mine, theirs, &mut memo);
                     let fast = unlimited(|budget| {
-                        Solver::new(&engine, 1 << 16, budget).exact_score(&node)
+                        with_solver(&engine, 1 << 16, budget, |solver| solver.exact_score(&node))
                     });
                     assert_eq!(fast, Ok(exact));
                 }

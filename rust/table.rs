@@ -104,14 +104,24 @@ impl Drop for Slots {
 }
 
 impl Table {
-    /// A table of the largest power-of-two number of slots that fits in `bytes` (at least two).
-    pub fn with_bytes(bytes: usize) -> Table {
+    /// The slots of a table given `bytes`: the largest power of two that fits (at least two).
+    fn slots_for(bytes: usize) -> usize {
         let wanted = (bytes / SLOT_BYTES).max(2);
-        let len = if wanted.is_power_of_two() {
+        if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
-        };
+        }
+    }
+
+    /// The size [`Table::with_bytes`] gives for `bytes`.
+    pub fn with_bytes_size(bytes: usize) -> usize {
+        Self::slots_for(bytes) * SLOT_BYTES
+    }
+
+    /// A table of the largest power-of-two number of slots that fits in `bytes` (at least two).
+    pub fn with_bytes(bytes: usize) -> Table {
+        let len = Self::slots_for(bytes);
         Table {
             slots: Slots::zeroed(len),
             index_mask: len - 1,
