@@ -244,11 +244,13 @@ pub struct Solver<'a, 'b> {
 /// freed with their search.
 const KEPT_TABLE_BYTES: usize = 16 << 20;
 
+/// A table and the (rows, cols, k) its positions belong to: entries are exact facts about
+/// positions of that geometry, true for every later search on it.
+type KeptTable = ((usize, usize, usize), Table);
+
 thread_local! {
-    /// The last table of this thread and the (rows, cols, k) its positions belong to: entries
-    /// are exact facts about positions of that geometry, true for every later search on it.
-    static KEPT: std::cell::RefCell<Option<((usize, usize, usize), Table)>> =
-        const { std::cell::RefCell::new(None) };
+    /// The last table of this thread.
+    static KEPT: std::cell::RefCell<Option<KeptTable>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Runs `work` on a solver whose table holds `table_bytes`, reusing this thread's kept table
