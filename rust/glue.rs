@@ -10,7 +10,7 @@ use crate::solution::Solution;
 use crate::tictactoe::{self, CellCode, Outcome};
 use crate::{board_input, footholds, footholds_plain, footholds_search, mnk, mnk_search};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{
@@ -28,9 +28,9 @@ fn to_py_err(error: Error, interrupt: Option<PyErr>) -> PyErr {
         Error::Malformed(message) => PyValueError::new_err(message),
         Error::WrongType(message) => PyTypeError::new_err(message),
         Error::Illegal(message) => IllegalPosition::new_err(message),
-        Error::Stopped(Stop::Interrupted) => interrupt.unwrap_or_else(|| {
-            PyValueError::new_err("search interrupted without a pending signal")
-        }),
+        Error::Stopped(Stop::Interrupted) => {
+            interrupt.unwrap_or_else(|| PyKeyboardInterrupt::new_err("search interrupted"))
+        }
         stopped @ Error::Stopped(Stop::NodeLimit(_)) => {
             SearchLimitExceeded::new_err(stopped.to_string())
         }

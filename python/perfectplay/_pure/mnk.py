@@ -146,7 +146,8 @@ def check_node_limit(node_limit: Any) -> int | None:
     """None or a positive int, as the compiled core checks it."""
     if node_limit is None:
         return None
-    _check_int(node_limit, "node_limit or None")
+    if isinstance(node_limit, bool) or not isinstance(node_limit, int):
+        raise TypeError(f"node_limit must be an int or None, not {type(node_limit).__name__}")
     if node_limit < 1:
         raise ValueError(f"node_limit must be positive, got {node_limit}")
     return int(node_limit)
