@@ -52,7 +52,7 @@ def test_443_python_twin(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="mnk: (4,4,3) from the empty board")
 def test_443_openspiel_alpha_beta(benchmark: Any) -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
     from open_spiel.python.algorithms import minimax
 
     game = pyspiel.load_game("mnk(m=4,n=4,k=3)")

@@ -128,7 +128,7 @@ def test_peer_rust_value(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="tictactoe: empty board solved by a peer")
 def test_peer_openspiel_alpha_beta(benchmark: Any) -> None:
-    pyspiel = pytest.importorskip("pyspiel")
+    import pyspiel
     from open_spiel.python.algorithms import minimax
 
     game = pyspiel.load_game("tic_tac_toe")
@@ -138,7 +138,6 @@ def test_peer_openspiel_alpha_beta(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="tictactoe: empty board solved by a peer")
 def test_peer_openspiel_minimax_solver(benchmark: Any) -> None:
-    pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms.minimax_solver import MinimaxSolver
 
     table = benchmark.pedantic(lambda: MinimaxSolver("tic_tac_toe").solve(), rounds=5)
@@ -147,7 +146,6 @@ def test_peer_openspiel_minimax_solver(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="tictactoe: empty board solved by a peer")
 def test_peer_easyai_iterative_deepening(benchmark: Any) -> None:
-    pytest.importorskip("easyAI")
     from easyAI import AI_Player, TranspositionTable, solve_with_iterative_deepening
     from easyAI.games import TicTacToe
 
