@@ -12,6 +12,7 @@
 use crate::budget::{Budget, Stop};
 use crate::footholds::{Board, Position};
 use crate::score::{self, Score};
+use crate::search;
 use crate::solution::Solution;
 use crate::table::{self, Bound, Stored, Table};
 
@@ -182,7 +183,6 @@ impl<'a, 'b> Solver<'a, 'b> {
             }
             first = stored.best_move;
         }
-        let window_alpha = alpha;
         // Connected now, the pieces stay connected after our move unless the cell we leave
         // held paths together.
         let stays_connected = self
@@ -196,50 +196,33 @@ impl<'a, 'b> Solver<'a, 'b> {
         } else {
             self.order(position, moves)
         };
-        let (mut next, mut index) = (0, 0);
-        let mut best = Score::MIN;
-        let mut best_move = NO_MOVE;
-        loop {
+        let mut rest_pending = stored_first && moves.count_ones() > 1;
+        let mut children = search::Node::new(alpha, beta, NO_MOVE);
+        let mut next = 0;
+        for index in 0.. {
             if next == queue.len {
-                if !stored_first || index > 1 || moves.count_ones() == 1 {
+                if !rest_pending {
                     break;
                 }
+                rest_pending = false;
                 queue = self.order(position, moves & !bit(first));
                 next = 0;
             }
             let to = queue.cells[next];
             next += 1;
-            index += 1;
-            let index = index - 1;
             let child = position.play(to);
-            let score = if index == 0 {
-                -self.search(child, -beta, -alpha, stays_connected)?
-            } else {
-                let probe = -self.search(child, -alpha - 1, -alpha, stays_connected)?;
-                if probe > alpha && probe < beta {
-                    -self.search(child, -beta, -probe, stays_connected)?
-                } else {
-                    probe
-                }
-            };
-            if score > best {
-                best = score;
-                best_move = to;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            let search_child = |alpha, beta| self.search(child, alpha, beta, stays_connected);
+            if children.search_child(index, to, search_child)? {
+                break;
             }
         }
         let stored = Stored {
-            score: best,
-            bound: table::bound_of(best, window_alpha, beta),
-            best_move,
+            score: children.best,
+            bound: children.bound(),
+            best_move: children.best_move,
         };
         self.memory.table.store(hash, key, cells, stored);
-        Ok(best)
+        Ok(children.best)
     }
 
     /// Moves in search order: by territory.

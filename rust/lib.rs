@@ -13,6 +13,7 @@ mod glue;
 pub mod mnk;
 pub mod mnk_search;
 pub mod score;
+pub mod search;
 pub mod solution;
 pub mod table;
 pub mod tictactoe;

@@ -17,6 +17,7 @@ use crate::board_input::Grid;
 use crate::budget::{Budget, Stop};
 use crate::mnk::{Board, Geometry};
 use crate::score::{self, DRAW, Score};
+use crate::search;
 use crate::solution::Solution;
 use crate::table::{self, Stored, Table};
 use crate::tictactoe;
@@ -422,39 +423,22 @@ impl Solver<'_, '_> {
             }
             push(cell, &mut moves, wins != 0);
         }
-        let window_alpha = alpha;
-        let mut best = Score::MIN;
-        let mut best_move = NO_MOVE;
+        let mut children = search::Node::new(alpha, beta, NO_MOVE);
         for (index, &cell) in moves[..count].iter().enumerate() {
             let child = self.engine.play(node, cell);
-            let score = if index == 0 {
-                -self.negamax(&child, -beta, -alpha)?
-            } else {
-                let probe = -self.negamax(&child, -alpha - 1, -alpha)?;
-                if probe > alpha && probe < beta {
-                    -self.negamax(&child, -beta, -probe)?
-                } else {
-                    probe
-                }
-            };
-            if score > best {
-                best = score;
-                best_move = cell;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if children
+                .search_child(index, cell, |alpha, beta| self.negamax(&child, alpha, beta))?
+            {
+                break;
             }
         }
         let stored = Stored {
-            score: best,
-            bound: table::bound_of(best, window_alpha, beta),
-            best_move: self.engine.symmetries[symmetry][best_move as usize],
+            score: children.best,
+            bound: children.bound(),
+            best_move: self.engine.symmetries[symmetry][children.best_move as usize],
         };
         self.table.store(hash, key, empties, stored);
-        Ok(best)
+        Ok(children.best)
     }
 
     /// The exact score: who wins (or a draw) by null windows around zero, then by how much.
