@@ -9,8 +9,8 @@
 //! cell, so the scoring rule of `score.rs` counts the cells left at the end.
 
 use crate::board_input::{
-    Item, MAX_DEPTH, board_type_error, cell_type_error, check_rectangle, describe_char,
-    is_separator, row_type_error, text_rows,
+    Item, board_type_error, cell_type_error, check_rectangle, describe_char, is_separator,
+    row_type_error, text_rows,
 };
 use crate::error::{Error, Result, malformed};
 
@@ -223,7 +223,6 @@ pub fn parse_board(board: &Item) -> Result<Board> {
 
 /// Reads a player's location, a (row, col) pair that must be a foothold of the board.
 pub fn parse_location(location: &Item, name: &str, board: &Board) -> Result<u8> {
-    const _: () = assert!(MAX_DEPTH >= 1, "a location's items are read");
     let Item::Seq(pair) = location else {
         return Err(Error::WrongType(format!(
             "{name} must be a (row, col) pair, not {}",

@@ -12,7 +12,7 @@
 use crate::budget::{Budget, Stop};
 use crate::footholds::{Board, Position};
 use crate::score::{self, Score};
-use crate::search;
+use crate::search::{self, cells_of};
 use crate::solution::Solution;
 use crate::table::{self, Bound, Stored, Table};
 
@@ -76,17 +76,6 @@ pub struct Solver<'a, 'b> {
 #[inline]
 fn bit(cell: u8) -> u64 {
     1 << cell
-}
-
-#[inline]
-fn cells_of(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let cell = set.trailing_zeros() as u8;
-            set &= set - 1;
-            cell
-        })
-    })
 }
 
 impl<'a, 'b> Solver<'a, 'b> {

@@ -469,6 +469,19 @@ fn row_col(query: &mnk_search::Query, cell: u8) -> (usize, usize) {
     (cell as usize / cols, cell as usize % cols)
 }
 
+/// Solves a checked m,n,k query without the GIL; moves come back as (row, col).
+fn solve_query<'py>(
+    py: Python<'py>,
+    query: &mnk_search::Query,
+    limit: Option<u64>,
+    bytes: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let solution = search_detached(py, limit, |budget| {
+        query.solve(bytes, budget).map_err(Error::from)
+    })?;
+    to_solution(py, solution, |&cell| row_col(query, cell))
+}
+
 /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
 #[pyfunction]
 #[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
@@ -480,10 +493,7 @@ pub fn mnk_solve<'py>(
     table_mb: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (query, limit, bytes) = mnk_args(board, k, node_limit, table_mb)?;
-    let solution = search_detached(py, limit, |budget| {
-        query.solve(bytes, budget).map_err(Error::from)
-    })?;
-    to_solution(py, solution, |&cell| row_col(&query, cell))
+    solve_query(py, &query, limit, bytes)
 }
 
 /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
@@ -529,10 +539,7 @@ pub fn mnk_solve_empty<'py>(
     let query = mnk_search::Query::new(&grid, parse_k(k)?).map_err(err)?;
     let limit = parse_node_limit(node_limit)?;
     let bytes = parse_table_bytes(table_mb, rows * cols)?;
-    let solution = search_detached(py, limit, |budget| {
-        query.solve(bytes, budget).map_err(Error::from)
-    })?;
-    to_solution(py, solution, |&cell| row_col(&query, cell))
+    solve_query(py, &query, limit, bytes)
 }
 
 /// {(row, col): (value for the player making the move, plies from now with it)} for every move.

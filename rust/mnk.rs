@@ -5,7 +5,7 @@
 //! (rows * cols <= 64). A position is two such masks. The searches keep them relative to the
 //! side to move (`mine`, `theirs`); legality and the Python side see them as X and O.
 
-use crate::board_input::{EMPTY, Grid, O, X};
+use crate::board_input::{EMPTY, O, X};
 use crate::error::{Error, Result, malformed};
 use crate::score::{self, DRAW, Score};
 use std::collections::HashMap;
@@ -203,11 +203,6 @@ impl Board {
     }
 }
 
-/// Reads a board of marks for a geometry whose shape comes from the board itself.
-pub fn board_from_grid(grid: &Grid<u8>) -> Board {
-    Board::from_marks(&grid.cells)
-}
-
 /// Remembers exact scores of positions (mine, theirs) for [`exhaustive_score`].
 pub trait Memo {
     fn recall(&self, mine: u64, theirs: u64) -> Option<Score>;
@@ -284,7 +279,7 @@ mod tests {
         let item = crate::board_input::Item::Text(text.into());
         let grid = crate::board_input::read_mark_grid(&item).unwrap();
         assert_eq!((grid.rows, grid.cols), (geometry.rows, geometry.cols));
-        board_from_grid(&grid)
+        Board::from_marks(&grid.cells)
     }
 
     #[test]

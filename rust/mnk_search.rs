@@ -17,7 +17,7 @@ use crate::board_input::Grid;
 use crate::budget::{Budget, Stop};
 use crate::mnk::{Board, Geometry};
 use crate::score::{self, DRAW, Score};
-use crate::search;
+use crate::search::{self, cells_of};
 use crate::solution::Solution;
 use crate::table::{self, Stored, Table};
 use crate::tictactoe;
@@ -207,17 +207,6 @@ pub struct Node {
     pub mine: u64,
     pub theirs: u64,
     hashes: [u64; 8],
-}
-
-#[inline]
-fn cells_of(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let cell = set.trailing_zeros() as u8;
-            set &= set - 1;
-            cell
-        })
-    })
 }
 
 /// What the winning windows say about a position.

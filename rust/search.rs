@@ -5,6 +5,18 @@ use crate::budget::Stop;
 use crate::score::Score;
 use crate::table::{self, Bound};
 
+/// The cells of a bitboard, lowest first.
+#[inline]
+pub fn cells_of(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as u8;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
 /// A node's window and the best of its children so far.
 pub struct Node {
     alpha: Score,

@@ -7,10 +7,11 @@
 //! by the m,n,k exhaustive search from the empty board, which reaches exactly the legal
 //! positions.
 
-use crate::board_input::{EMPTY, Item, MarkReader, O, X, board_type_error, text_rows};
+use crate::board_input::{EMPTY, Item, MarkReader, O, X, board_type_error};
 use crate::error::{Error, Result, malformed};
 use crate::mnk::{Board, Geometry, Memo, exhaustive_score};
 use crate::score::{self, Score};
+use crate::search::cells_of;
 use crate::solution::Solution;
 use std::sync::OnceLock;
 
@@ -275,8 +276,8 @@ impl Table {
     }
 
     fn plies(&self, code: usize) -> u32 {
-        let empties =
-            CELLS as u32 - board_of_code(code).x.count_ones() - board_of_code(code).o.count_ones();
+        let board = board_of_code(code);
+        let empties = CELLS as u32 - (board.x | board.o).count_ones();
         score::plies(self.score[code] as Score, empties)
     }
 
@@ -287,11 +288,11 @@ impl Table {
             Outcome::O => Some("o"),
             Outcome::Draw => None,
         };
-        let best_moves = bits(self.best[code]).collect();
+        let best_moves = cells_of(self.best[code].into()).collect();
         let mut line = Vec::new();
         let geometry = geometry();
         let mut here = code;
-        while let Some(first) = bits(self.best[here]).next() {
+        while let Some(first) = cells_of(self.best[here].into()).next() {
             line.push(first);
             here = children(&geometry, here)
                 .find(|&(cell, _)| cell == first as usize)
@@ -318,10 +319,6 @@ impl Table {
             })
             .collect())
     }
-}
-
-fn bits(mask: u16) -> impl Iterator<Item = u8> {
-    (0..CELLS as u8).filter(move |&cell| mask >> cell & 1 == 1)
 }
 
 /// A cell value of a batch array, as its mark (0, 1, 2) or `None` when out of range.
@@ -415,12 +412,6 @@ pub fn lookup_rows_u8(
         *slot = answer;
     }
     Ok(())
-}
-
-/// Parses the Algospot TICTACTOE / BOJ board formats used by the command line.
-pub fn code_of_rows(rows: &str) -> Result<usize> {
-    let text: String = text_rows(rows).collect();
-    code_of_text(&text)
 }
 
 #[cfg(test)]
