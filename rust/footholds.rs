@@ -13,6 +13,7 @@ use crate::board_input::{
     row_type_error, text_rows,
 };
 use crate::error::{Error, Result, malformed};
+use crate::search::cells_of;
 
 /// A footholds board: its shape, the footholds, and each cell's orthogonal neighbours.
 #[derive(Debug, Clone)]
@@ -136,6 +137,53 @@ impl Board {
         neighbours & !self.region(first, around) == 0
     }
 
+    /// Where `symmetry` takes `cell`.
+    pub fn map(&self, symmetry: Symmetry, cell: u8) -> u8 {
+        let (mut row, mut col) = self.row_col(cell);
+        if symmetry.transpose {
+            (row, col) = (col, row);
+        }
+        if symmetry.flip_rows {
+            row = self.rows - 1 - row;
+        }
+        if symmetry.flip_cols {
+            col = self.cols - 1 - col;
+        }
+        self.cell(row, col)
+    }
+
+    /// The cell that `symmetry` takes to `cell`.
+    pub fn unmap(&self, symmetry: Symmetry, cell: u8) -> u8 {
+        let (mut row, mut col) = self.row_col(cell);
+        if symmetry.flip_rows {
+            row = self.rows - 1 - row;
+        }
+        if symmetry.flip_cols {
+            col = self.cols - 1 - col;
+        }
+        if symmetry.transpose {
+            (row, col) = (col, row);
+        }
+        self.cell(row, col)
+    }
+
+    /// The rotations and reflections that map the footholds onto themselves, the identity
+    /// first: a game and its mirror image have the same answer, moves mirrored.
+    pub fn symmetries(&self) -> impl Iterator<Item = Symmetry> + '_ {
+        (0..8u8)
+            .map(|bits| Symmetry {
+                transpose: bits & 4 != 0,
+                flip_rows: bits & 2 != 0,
+                flip_cols: bits & 1 != 0,
+            })
+            .filter(|symmetry| {
+                // Transposing keeps the shape only of a square board.
+                (!symmetry.transpose || self.rows == self.cols)
+                    && cells_of(self.footholds)
+                        .all(|cell| self.footholds >> self.map(*symmetry, cell) & 1 == 1)
+            })
+    }
+
     pub fn cell(&self, row: usize, col: usize) -> u8 {
         (row * self.cols + col) as u8
     }
@@ -143,6 +191,15 @@ impl Board {
     pub fn row_col(&self, cell: u8) -> (usize, usize) {
         (cell as usize / self.cols, cell as usize % self.cols)
     }
+}
+
+/// A rotation or reflection of a board: transpose (square boards only), then flip the rows
+/// upside down and/or the columns left to right.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Symmetry {
+    pub transpose: bool,
+    pub flip_rows: bool,
+    pub flip_cols: bool,
 }
 
 fn foothold_char(c: char) -> Result<bool> {
@@ -314,6 +371,25 @@ mod tests {
         assert!(!board.removal_is_local(4, 0b000_111_000));
         assert!(board.removal_is_local(3, 0b000_111_000));
         assert_eq!(board.region(1, 0b111_000_111), 0b000_000_111);
+    }
+
+    #[test]
+    fn finds_the_symmetries_that_keep_the_footholds() {
+        let full = Board::new(3, 3, 0b111_111_111);
+        assert_eq!(full.symmetries().count(), 8);
+        for symmetry in full.symmetries() {
+            for cell in 0..9 {
+                assert_eq!(full.unmap(symmetry, full.map(symmetry, cell)), cell);
+            }
+        }
+        // 110/111/111: only the reflection in the anti-diagonal keeps the hole at (0, 2).
+        let notched = Board::new(3, 3, 0b111_111_011);
+        let kept: Vec<_> = notched.symmetries().collect();
+        assert_eq!(kept.len(), 2);
+        assert_eq!((notched.map(kept[1], 2), notched.map(kept[1], 0)), (2, 8));
+        // A 2x3 board cannot be transposed: the two flips and their product remain.
+        assert_eq!(Board::new(2, 3, 0b111_111).symmetries().count(), 4);
+        assert_eq!(Board::new(2, 3, 0b111_110).symmetries().count(), 1);
     }
 
     #[test]

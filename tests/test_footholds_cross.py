@@ -53,6 +53,31 @@ def test_fast_search_agrees_with_backtracking_up_to_5x5(
     assert (fast.value, fast.plies, fast.best_moves) == (value, plies, tuple(best))
 
 
+SYMMETRIC_BOARDS = [
+    # Every rotation and reflection keeps these footholds: the Rust search solves each class of
+    # mirrored placements once and turns the answer; the twin solves every placement as given.
+    "1111/1111/1111/1111",
+    "1111/1001/1001/1111",
+    # Only the two flips and their product.
+    "11011/11111/11011",
+]
+
+
+def test_mirrored_placements_get_mirrored_answers(
+    rust_footholds: Any, python_footholds: Any
+) -> None:
+    for text in SYMMETRIC_BOARDS:
+        board = [[int(c) for c in row] for row in text.split("/")]
+        cells = [(r, c) for r, row in enumerate(board) for c, on in enumerate(row) if on]
+        # Largest first, so most placements meet a mirror image solved before them.
+        for a in reversed(cells):
+            for b in reversed(cells):
+                fast = rust_footholds.solve(board, a, b)
+                assert fast == python_footholds.solve(board, a, b), (text, a, b)
+                assert rust_footholds.total_moves(board, a, b) == fast.plies
+                assert footholds_replay(board, a, b, fast.line)[1] == fast.plies
+
+
 junk = st.recursive(
     st.one_of(
         st.integers(-2, 3),
