@@ -72,10 +72,14 @@ fn to_item(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Item<'static>> {
     {
         return Ok(Item::Other(type_name(obj)));
     }
-    let items = if obj.is_instance_of::<PyList>()
-        || obj.is_instance_of::<PyTuple>()
-        || obj.cast::<PySequence>().is_ok()
-    {
+    // Lists and tuples, the common case, are read by index: no iterator object.
+    if let Ok(list) = obj.cast::<PyList>() {
+        return sequence_item(list.iter(), list.len(), depth);
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return sequence_item(tuple.iter(), tuple.len(), depth);
+    }
+    let items = if obj.cast::<PySequence>().is_ok() {
         obj.clone()
     } else if obj.hasattr("tolist")? && obj.hasattr("shape")? {
         let plain = obj.call_method0("tolist")?;
@@ -96,6 +100,22 @@ fn to_item(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Item<'static>> {
         .map(|item| to_item(&item?, depth + 1))
         .collect::<PyResult<Vec<_>>>()
         .map(Item::Seq)
+}
+
+/// The [`Item`] of a list or tuple's `len` items.
+fn sequence_item<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    len: usize,
+    depth: usize,
+) -> PyResult<Item<'static>> {
+    if depth >= MAX_DEPTH {
+        return Ok(Item::Seq(Vec::new()));
+    }
+    let mut converted = Vec::with_capacity(len);
+    for item in items {
+        converted.push(to_item(&item, depth + 1)?);
+    }
+    Ok(Item::Seq(converted))
 }
 
 fn solution_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
