@@ -30,7 +30,6 @@ pub struct Board {
     /// sideways without wrapping into the next row.
     not_first_col: u64,
     not_last_col: u64,
-    all_cells: u64,
 }
 
 impl Board {
@@ -51,15 +50,16 @@ impl Board {
             rings: Vec::new(),
             not_first_col: all_cells & !first_col,
             not_last_col: all_cells & !last_col,
-            all_cells,
         };
-        let neighbours = (0..cells).map(|cell| board.expand(1 << cell)).collect();
+        let neighbours = (0..cells)
+            .map(|cell| board.expand(1 << cell) & all_cells)
+            .collect();
         let rings = (0..cells)
             .map(|cell| {
                 let [_, _, above, below] = board.neighbour_sides(1 << cell);
                 let column = 1 << cell | above | below;
                 let [left, right, _, _] = board.neighbour_sides(column);
-                (column | left | right) & !(1 << cell)
+                (column | left | right) & all_cells & !(1 << cell)
             })
             .collect();
         Board {
@@ -74,19 +74,22 @@ impl Board {
     }
 
     /// For each side (left, right, above, below), the cells whose neighbour on that side is in
-    /// `set`.
+    /// `set`, and possibly bits past the last cell, which callers mask off: these run at every
+    /// step of every flood fill, so they do no more than they must.
     #[inline]
     pub fn neighbour_sides(&self, set: u64) -> [u64; 4] {
-        let cols = self.cols as u32;
+        // Two shifts make a shift by `cols` that is defined for cols == 64 (a 1x64 board).
+        let up = self.cols as u32 - 1;
         [
-            ((set & self.not_last_col) << 1) & self.all_cells,
+            (set & self.not_last_col) << 1,
             (set & self.not_first_col) >> 1,
-            set.checked_shl(cols).unwrap_or(0) & self.all_cells,
-            set.checked_shr(cols).unwrap_or(0),
+            (set << up) << 1,
+            (set >> up) >> 1,
         ]
     }
 
-    /// The cells orthogonally next to any cell of `set` (on the board, footholds or not).
+    /// The cells orthogonally next to any cell of `set`, footholds or not, and possibly bits past
+    /// the last cell (see [`Self::neighbour_sides`]).
     #[inline]
     pub fn expand(&self, set: u64) -> u64 {
         let [left, right, above, below] = self.neighbour_sides(set);
