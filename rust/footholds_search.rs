@@ -318,7 +318,10 @@ impl<'a, 'b> Solver<'a, 'b> {
         };
         let (mut mine_low, mut mine_high) = self.walk_bounds(my_region, position.me);
         let (mut yours_low, mut yours_high) = self.walk_bounds(your_region, position.you);
-        for step in 0..2 {
+        // Measure only what the window needs: your walk, then whether mine is longer (a win's
+        // score depends on your walk alone), and mine exactly only when it is not (a loss's
+        // score depends on mine alone).
+        for step in 0..3 {
             let (lowest, highest) = (
                 score_of(mine_low, yours_high),
                 score_of(mine_high, yours_low),
@@ -329,14 +332,25 @@ impl<'a, 'b> Solver<'a, 'b> {
             if lowest >= beta {
                 return lowest;
             }
-            if step == 0 {
-                if yours_low < yours_high {
-                    let yours = self.longest_walk(your_region, position.you);
-                    (yours_low, yours_high) = (yours, yours);
+            match step {
+                0 => {
+                    if yours_low < yours_high {
+                        let yours = self.longest_walk(your_region, position.you);
+                        (yours_low, yours_high) = (yours, yours);
+                    }
                 }
-            } else {
-                let mine = self.longest_walk(my_region, position.me);
-                (mine_low, mine_high) = (mine, mine);
+                1 => {
+                    // Here mine_low <= yours < mine_high: the bounds differ on who wins.
+                    if self.walk_at_least(my_region, position.me, yours_low + 1) {
+                        mine_low = yours_low + 1;
+                    } else {
+                        mine_high = yours_low;
+                    }
+                }
+                _ => {
+                    let mine = self.longest_walk(my_region, position.me);
+                    (mine_low, mine_high) = (mine, mine);
+                }
             }
         }
         score_of(mine_low, yours_low)
@@ -435,17 +449,11 @@ impl<'a, 'b> Solver<'a, 'b> {
         if bound == 1 {
             return 1;
         }
-        // Fewest onward moves first (Warnsdorff): long walks are found early.
-        let mut steps = [(u32::MAX, 0u8); 4];
-        for (slot, to) in cells_of(next).enumerate() {
-            steps[slot] = ((self.board.neighbours[to as usize] & rest).count_ones(), to);
-        }
-        steps.sort_unstable();
         // Leaving `start` splits the region only if its neighbours lose touch around it;
         // otherwise every next step reaches all the rest, and no flood fill is needed.
         let splits = !self.board.removal_is_local(start, rest);
         let mut longest = 0;
-        for (_, to) in steps.into_iter().take(next.count_ones() as usize) {
+        for to in self.warnsdorff(next, rest) {
             let reachable = if splits {
                 self.board.region(bit(to), rest)
             } else {
@@ -465,6 +473,52 @@ impl<'a, 'b> Solver<'a, 'b> {
             .walks
             .store(hash, key, rest.count_ones(), stored);
         longest
+    }
+
+    /// Is there a walk of `target` moves or more from `start` within `region` (start
+    /// included)? The search of [`Self::longest_walk`], stopped by the first such walk.
+    fn walk_at_least(&mut self, region: u64, start: u8, target: u32) -> bool {
+        if target == 0 {
+            return true;
+        }
+        let rest = region & !bit(start);
+        let next = self.board.neighbours[start as usize] & rest;
+        if next == 0 {
+            return false;
+        }
+        let (key, hash) = self.walk_key(rest, start);
+        if let Some(stored) = self.memory.walks.probe(hash, key) {
+            return stored.score as u32 >= target;
+        }
+        if self.walk_bound(rest, start) < target {
+            return false;
+        }
+        let splits = !self.board.removal_is_local(start, rest);
+        for to in self.warnsdorff(next, rest) {
+            let reachable = if splits {
+                self.board.region(bit(to), rest)
+            } else {
+                rest
+            };
+            if self.walk_at_least(reachable, to, target - 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The cells of `next` by their onward steps into `rest`, fewest first (Warnsdorff's
+    /// rule): long walks are found early.
+    fn warnsdorff(&self, next: u64, rest: u64) -> impl Iterator<Item = u8> + use<> {
+        let mut steps = [(u32::MAX, 0u8); 4];
+        for (slot, to) in cells_of(next).enumerate() {
+            steps[slot] = ((self.board.neighbours[to as usize] & rest).count_ones(), to);
+        }
+        steps.sort_unstable();
+        steps
+            .into_iter()
+            .take(next.count_ones() as usize)
+            .map(|(_, to)| to)
     }
 
     /// The exact score of `position`, found by null-window searches alone (MTD(f)): first who
