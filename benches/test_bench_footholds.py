@@ -1,5 +1,9 @@
 """Footholds: every placement of A and B on full boards, fast search against the peers.
 
+The fast search turns each placement to the first of its mirror images, so in a loop over
+every placement most answers come from the table; the "one per class" group times the search
+alone, against plain backtracking on the same placements.
+
 python -m pytest benches/test_bench_footholds.py
 (7x7 and 8x8 take minutes: see benches/footholds_boards.py)
 """
@@ -11,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import in_fresh_thread
+from footholds_boards import placements
 from perfectplay import _core
 from perfectplay._backend import implementation
 
@@ -26,6 +31,13 @@ def every_placement(solver: Any, side: int) -> int:
         for b in cells:
             total += solver(board, a, b)
     return total
+
+
+def one_per_class(solver: Any, side: int) -> int:
+    """One placement of each class of mirrored placements: no answer comes from a mirror image
+    solved before it, so this is the search alone."""
+    board = [[1] * side for _ in range(side)]
+    return sum(solver(board, a, b) for a, b in placements(side, distinct=True))
 
 
 def backtrack_moves(board: Any, a: Any, b: Any) -> int:
@@ -47,6 +59,18 @@ def test_5x5_fast_rust_solve_cold(benchmark: Any) -> None:
         lambda: in_fresh_thread(lambda: every_placement(lambda *a: RUST.solve(*a).plies, 5)),
         rounds=20,
     )
+
+
+@pytest.mark.benchmark(group="footholds: 91 placements, one per symmetry class, full 5x5")
+def test_5x5_one_per_class_fast_rust_cold(benchmark: Any) -> None:
+    benchmark.pedantic(
+        lambda: in_fresh_thread(lambda: one_per_class(RUST.total_moves, 5)), rounds=20
+    )
+
+
+@pytest.mark.benchmark(group="footholds: 91 placements, one per symmetry class, full 5x5")
+def test_5x5_one_per_class_plain_backtracking_rust(benchmark: Any) -> None:
+    benchmark.pedantic(one_per_class, (backtrack_moves, 5), rounds=3)
 
 
 @pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")

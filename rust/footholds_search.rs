@@ -3,11 +3,15 @@
 //! What keeps it fast, in order of effect:
 //! * Separation endgame: once the two pieces can no longer reach each other, each walks its own
 //!   region, so the game is decided by the longest walk each has (a one-player search with its
-//!   own memo, cut short by cheap upper bounds) and the two-player search stops there.
+//!   own memo, cut short by cheap upper bounds) and the two-player search stops there. Walks are
+//!   measured only as far as the window needs.
 //! * Move ordering by territory: moves that leave us more cells we reach before the opponent
-//!   come first.
-//! * Principal-variation search (null windows after the first move) and a transposition table
-//!   of bounded size, sized to the board.
+//!   come first; ties go to the move with fewer ways on.
+//! * The exact score by null-window tests alone (MTD(f)), each test a principal-variation
+//!   search; bounds on a win's and a loss's length from the next two moves; a transposition
+//!   table of bounded size, sized to the board.
+//! * Mirrored placements share one root: the root is turned to the first of its images under
+//!   the board's symmetries.
 
 use crate::budget::{Budget, Stop};
 use crate::footholds::{Board, Position, Symmetry};
