@@ -26,6 +26,9 @@ const NO_MOVE: u8 = u8::MAX;
 /// The longest safe walk (see [`Solver::safe_walk`]) a node looks for.
 const SAFE_WALK_MOST: Score = 10;
 
+/// Bytes of the table of placements' exact scores: 4,096 entries.
+const ANSWERS_BYTES: usize = table::SLOT_BYTES << 12;
+
 /// Bytes of transposition table for a board of `cells` cells: 1.5 MiB from 6x6 up. Measured on
 /// 8x8, a table that stays in the CPU's L2 cache beat a 96 MiB one by 2x in time for 5% more
 /// nodes; smaller boards get smaller tables, allocated once per thread (see [`Memory`]).
@@ -38,11 +41,14 @@ pub fn table_bytes(cells: usize) -> usize {
 /// depends on nothing but the position and the board's shape (both in the keys), so stored
 /// results stay true from call to call, and a loop over many placements on one board reuses
 /// them. Memory stays bounded: the tables grow to the size for the largest board seen on the
-/// thread, at most [`table_bytes`]`(64)` and a quarter of that.
+/// thread, at most [`table_bytes`]`(64)` and a quarter of that, plus [`ANSWERS_BYTES`].
 pub struct Memory {
     table: Table,
     /// Longest walks already measured, keyed by (region, start).
     walks: Table,
+    /// Exact scores of the placements solved: a search's own entries for its root can be
+    /// crowded out of `table` by later searches.
+    answers: Table,
     /// The symmetries of the last board solved on, with its shape and footholds: finding them
     /// costs more than a small search.
     symmetries: Option<(usize, usize, u64, Vec<Symmetry>)>,
@@ -54,6 +60,7 @@ impl Memory {
         Memory {
             table: Table::with_bytes(bytes),
             walks: Table::with_bytes(bytes / 4),
+            answers: Table::with_bytes(ANSWERS_BYTES),
             symmetries: None,
         }
     }
@@ -194,56 +201,10 @@ impl<'a, 'b> Solver<'a, 'b> {
         {
             return Ok(self.separated(position, my_region, alpha, beta));
         }
-        // Tighter bounds than "win at once, lose after the reply", from the next two moves:
-        // the opponent can always answer our move, so a win takes three moves; five if,
-        // whatever our move, it has an answer it can go on from. A loss takes four moves if
-        // some move of ours leaves a way on that the opponent's answer cannot take away.
-        let others = position.footholds & !(bit(position.me) | bit(position.you));
-        let we_last = cells_of(moves)
-            .any(|to| to != position.you && self.board.neighbours[to as usize] & others != 0);
-        alpha = alpha.max(score::loss(cells - if we_last { 4 } else { 2 }));
-        let they_last = cells_of(moves).all(|to| {
-            cells_of(you_after & !bit(to))
-                .any(|answer| self.board.neighbours[answer as usize] & others & !bit(to) != 0)
-        });
-        beta = beta.min(score::win(cells - if they_last { 5 } else { 3 }));
-        if alpha >= beta {
-            return Ok(alpha);
-        }
-        // Longer bounds, when the window asks whether a loss lasts or a win comes soon enough:
-        // a walk the other side cannot spoil. Past SAFE_WALK_MOST moves the walk rarely proves
-        // anything and costs more than it saves (measured on 7x7 and 8x8).
-        if beta <= 0 {
-            // We lose no sooner than after our last safe move.
-            let needed = (cells as Score + beta + 2) / 2;
-            if (3..=SAFE_WALK_MOST).contains(&needed)
-                && self.safe_walk(
-                    position.me,
-                    position.you,
-                    position.footholds,
-                    0,
-                    needed as u32,
-                ) == needed as u32
-            {
-                return Ok(score::loss(cells - 2 * needed as u32));
-            }
-        }
-        if alpha >= 0 {
-            // We win no sooner than after the opponent's last safe move.
-            let needed = (cells as Score - alpha + 1) / 2;
-            if (3..=SAFE_WALK_MOST).contains(&needed)
-                && 2 * needed < cells as Score
-                && self.safe_walk(
-                    position.you,
-                    position.me,
-                    position.footholds,
-                    1,
-                    needed as u32,
-                ) == needed as u32
-            {
-                return Ok(score::win(cells - 2 * needed as u32 - 1));
-            }
-        }
+        (alpha, beta) = match self.narrow(position, moves, you_after, alpha, beta) {
+            Ok(window) => window,
+            Err(score) => return Ok(score),
+        };
         let mut first = NO_MOVE;
         if let Some(stored) = self.memory.table.probe(hash, key) {
             if let Some(score) = table::apply(stored, &mut alpha, &mut beta) {
@@ -291,6 +252,70 @@ impl<'a, 'b> Solver<'a, 'b> {
         };
         self.memory.table.store(hash, key, cells, stored);
         Ok(children.best)
+    }
+
+    /// Narrows the window by what the next moves guarantee: how soon a win can come, how long
+    /// a loss must last. `Err(score)`: the bounds alone settle the window, with that score.
+    fn narrow(
+        &self,
+        position: Position,
+        moves: u64,
+        you_after: u64,
+        mut alpha: Score,
+        mut beta: Score,
+    ) -> Result<(Score, Score), Score> {
+        let cells = position.cells_left();
+        // Tighter bounds than "win at once, lose after the reply", from the next two moves:
+        // the opponent can always answer our move, so a win takes three moves; five if,
+        // whatever our move, it has an answer it can go on from. A loss takes four moves if
+        // some move of ours leaves a way on that the opponent's answer cannot take away.
+        let others = position.footholds & !(bit(position.me) | bit(position.you));
+        let we_last = cells_of(moves)
+            .any(|to| to != position.you && self.board.neighbours[to as usize] & others != 0);
+        alpha = alpha.max(score::loss(cells - if we_last { 4 } else { 2 }));
+        let they_last = cells_of(moves).all(|to| {
+            cells_of(you_after & !bit(to))
+                .any(|answer| self.board.neighbours[answer as usize] & others & !bit(to) != 0)
+        });
+        beta = beta.min(score::win(cells - if they_last { 5 } else { 3 }));
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        // Longer bounds, when the window asks whether a loss lasts or a win comes soon enough:
+        // a walk the other side cannot spoil. Past SAFE_WALK_MOST moves the walk rarely proves
+        // anything and costs more than it saves (measured on 7x7 and 8x8).
+        if beta <= 0 {
+            // We lose no sooner than after our last safe move.
+            let needed = (cells as Score + beta + 2) / 2;
+            if (3..=SAFE_WALK_MOST).contains(&needed)
+                && self.safe_walk(
+                    position.me,
+                    position.you,
+                    position.footholds,
+                    0,
+                    needed as u32,
+                ) == needed as u32
+            {
+                return Err(score::loss(cells - 2 * needed as u32));
+            }
+        }
+        if alpha >= 0 {
+            // We win no sooner than after the opponent's last safe move.
+            let needed = (cells as Score - alpha + 1) / 2;
+            if (3..=SAFE_WALK_MOST).contains(&needed)
+                && 2 * needed < cells as Score
+                && self.safe_walk(
+                    position.you,
+                    position.me,
+                    position.footholds,
+                    1,
+                    needed as u32,
+                ) == needed as u32
+            {
+                return Err(score::win(cells - 2 * needed as u32 - 1));
+            }
+        }
+        Ok((alpha, beta))
     }
 
     /// The moves, up to `needed`, of a walk by the piece at `walker` that the piece at `chaser`
@@ -611,6 +636,24 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// carrying what one test learnt to the next. On 8x8 this is 12% faster than one search of
     /// the winner's half of the window, which cost over ten times the win/loss search.
     pub fn exact_score(&mut self, position: Position) -> Result<Score, Stop> {
+        let (key, hash) = self.table_key(position);
+        if let Some(known) = self.memory.answers.probe(hash, key) {
+            return Ok(known.score);
+        }
+        let score = self.mtd(position)?;
+        let known = Stored {
+            score,
+            bound: Bound::Exact,
+            best_move: NO_MOVE,
+        };
+        self.memory
+            .answers
+            .store(hash, key, position.cells_left(), known);
+        Ok(score)
+    }
+
+    /// [`Self::exact_score`] by search.
+    fn mtd(&mut self, position: Position) -> Result<Score, Stop> {
         let cells = position.cells_left();
         let (mut low, mut high) = (score::loss(cells), score::win(cells));
         // First who wins (no draws: a score of 1 or more is a win).
@@ -698,6 +741,7 @@ fn from_start<T>(
 ) -> Result<T, Stop> {
     with_memory(board.cells(), |mut memory| {
         let symmetry = memory.canonical_symmetry(board, a, b);
+        memory.table.new_search();
         let root = Position {
             footholds: board.footholds,
             me: board.map(symmetry, a),

@@ -27,6 +27,8 @@ struct Slot {
     best_move: u8,
     /// Cells left in the position: a cheap measure of the subtree the score cost.
     weight: u8,
+    /// The search that stored it (see [`Table::new_search`]).
+    generation: u8,
 }
 
 /// What a probe found.
@@ -40,6 +42,7 @@ pub struct Stored {
 pub struct Table {
     slots: Slots,
     index_mask: usize,
+    generation: u8,
 }
 
 /// Bytes one entry takes.
@@ -125,7 +128,15 @@ impl Table {
         Table {
             slots: Slots::zeroed(len),
             index_mask: len - 1,
+            generation: 0,
         }
+    }
+
+    /// Marks the start of a new search on a kept table: what earlier searches stored stays
+    /// true and is still found, but no longer holds on to the slot it is in, so a table kept
+    /// across many searches does not fill up with their biggest subtrees.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
     pub fn bytes(&self) -> usize {
@@ -170,7 +181,8 @@ impl Table {
     }
 
     /// Stores a result. Of the pair, the first slot keeps the result of the biggest subtree
-    /// seen, the second takes whatever comes.
+    /// this search has seen, the second takes whatever comes (a result of an earlier search
+    /// steps down to it).
     #[inline]
     pub fn store(&mut self, hash: u64, key: [u64; 2], weight: u32, stored: Stored) {
         let index = self.index(hash);
@@ -185,10 +197,13 @@ impl Table {
             },
             best_move: stored.best_move,
             weight: weight as u8,
+            generation: self.generation,
         };
         if pair[0].bound == 0 || pair[0].key == key {
             pair[0] = new;
-        } else if pair[1].key == key || (weight as u8) < pair[0].weight {
+        } else if pair[1].key == key
+            || (pair[0].generation == self.generation && (weight as u8) < pair[0].weight)
+        {
             pair[1] = new;
         } else {
             pair[1] = pair[0];
@@ -249,5 +264,30 @@ mod tests {
         let (mut alpha, mut beta) = (-10, 10);
         assert_eq!(apply(stored, &mut alpha, &mut beta), None);
         assert_eq!((alpha, beta), (-7, 10));
+    }
+
+    #[test]
+    fn later_searches_take_over_the_slots_of_earlier_ones() {
+        let mut table = Table::with_bytes(2 * SLOT_BYTES);
+        let stored = |score| Stored {
+            score,
+            bound: Bound::Exact,
+            best_move: 0,
+        };
+        // Both keys share the table's one pair; the heavy result holds the first slot.
+        table.store(0, [1, 0], 30, stored(1));
+        table.store(0, [2, 0], 5, stored(2));
+        table.store(0, [3, 0], 5, stored(3));
+        assert_eq!(table.probe(0, [1, 0]), Some(stored(1)));
+        assert_eq!(table.probe(0, [2, 0]), None);
+        // In a later search the old heavy result still answers, but steps down for a light one.
+        table.new_search();
+        assert_eq!(table.probe(0, [1, 0]), Some(stored(1)));
+        table.store(0, [4, 0], 5, stored(4));
+        assert_eq!(table.probe(0, [1, 0]), Some(stored(1)));
+        table.store(0, [5, 0], 5, stored(5));
+        assert_eq!(table.probe(0, [1, 0]), None);
+        assert_eq!(table.probe(0, [4, 0]), Some(stored(4)));
+        assert_eq!(table.probe(0, [5, 0]), Some(stored(5)));
     }
 }

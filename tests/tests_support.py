@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def play(board: str, moves: Iterable[int]) -> str:
@@ -41,3 +45,23 @@ def footholds_replay(
             f"{mover} could still move after the line"
         )
     return mover, played
+
+
+def in_fresh_thread(work: Callable[[], T]) -> T:
+    """Runs `work` in a new thread and returns its result or raises its exception: the Rust
+    searches keep what they learnt per thread, so this is a search that knows nothing yet."""
+    results: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(work())
+        except BaseException as error:  # handed back to the caller as it is
+            errors.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return results[0]
