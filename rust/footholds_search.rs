@@ -66,7 +66,7 @@ impl Memory {
     }
 
     /// The symmetry of `board` that takes the placement (a, b) to the first of its images.
-    /// Solving that image instead, mirrored placements share one root in the table: a loop
+    /// Solving that image instead, mirrored placements share one entry in `answers`: a loop
     /// over every placement on a symmetric board searches each class once.
     fn canonical_symmetry(&mut self, board: &Board, a: u8, b: u8) -> Symmetry {
         let this_board = (board.rows, board.cols, board.footholds);
@@ -808,6 +808,28 @@ mod tests {
             assert_eq!(solution.plies, moves, "{text}");
             assert_eq!(solution.line.len() as u32, moves, "{text}");
         }
+    }
+
+    #[test]
+    fn safe_walks_on_a_strip() {
+        // 1111111, walker at the left end, chaser at the right. Walker first: W 1, C 5, W 2,
+        // C 4, W 3; the chaser then steps onto 3 and takes 4 away: three moves. Chaser first:
+        // C 5, W 1, C 4, W 2, C 3, W 3 onto the chaser, which leaves: three moves again.
+        let strip = board("1111111");
+        let walk = |late| {
+            unlimited(|budget| {
+                let solver = Solver::new(&strip, Memory::for_cells(7), budget);
+                solver.safe_walk(0, 6, strip.footholds, late, 6)
+            })
+        };
+        assert_eq!((walk(0), walk(1)), (3, 3));
+        // Without a chaser in reach, the walk goes as far as asked.
+        let split = board("1110111");
+        let far = unlimited(|budget| {
+            let solver = Solver::new(&split, Memory::for_cells(7), budget);
+            solver.safe_walk(0, 6, split.footholds, 0, 2)
+        });
+        assert_eq!(far, 2);
     }
 
     #[test]
