@@ -559,16 +559,8 @@ impl<'a, 'b> Solver<'a, 'b> {
         if bound == 1 {
             return 1;
         }
-        // Leaving `start` splits the region only if its neighbours lose touch around it;
-        // otherwise every next step reaches all the rest, and no flood fill is needed.
-        let splits = !self.board.removal_is_local(start, rest);
         let mut longest = 0;
-        for to in self.warnsdorff(next, rest) {
-            let reachable = if splits {
-                self.board.region(bit(to), rest)
-            } else {
-                rest
-            };
+        for (to, reachable) in walk_steps(self.board, start, rest) {
             longest = longest.max(1 + self.longest_walk(reachable, to));
             if longest >= bound {
                 break;
@@ -603,32 +595,12 @@ impl<'a, 'b> Solver<'a, 'b> {
         if self.walk_bound(rest, start) < target {
             return false;
         }
-        let splits = !self.board.removal_is_local(start, rest);
-        for to in self.warnsdorff(next, rest) {
-            let reachable = if splits {
-                self.board.region(bit(to), rest)
-            } else {
-                rest
-            };
+        for (to, reachable) in walk_steps(self.board, start, rest) {
             if self.walk_at_least(reachable, to, target - 1) {
                 return true;
             }
         }
         false
-    }
-
-    /// The cells of `next` by their onward steps into `rest`, fewest first (Warnsdorff's
-    /// rule): long walks are found early.
-    fn warnsdorff(&self, next: u64, rest: u64) -> impl Iterator<Item = u8> + use<> {
-        let mut steps = [(u32::MAX, 0u8); 4];
-        for (slot, to) in cells_of(next).enumerate() {
-            steps[slot] = ((self.board.neighbours[to as usize] & rest).count_ones(), to);
-        }
-        steps.sort_unstable();
-        steps
-            .into_iter()
-            .take(next.count_ones() as usize)
-            .map(|(_, to)| to)
     }
 
     /// The exact score of `position`, found by null-window searches alone (MTD(f)): first who
@@ -712,6 +684,31 @@ impl<'a, 'b> Solver<'a, 'b> {
             return Ok(line);
         }
     }
+}
+
+/// The first steps of a walk from `start` on through `rest`, each with the cells of `rest` it
+/// can still reach: fewest onward steps first (Warnsdorff's rule), so long walks come early.
+fn walk_steps(board: &Board, start: u8, rest: u64) -> impl Iterator<Item = (u8, u64)> + '_ {
+    let next = board.neighbours[start as usize] & rest;
+    // Leaving `start` splits the region only if its neighbours lose touch around it; otherwise
+    // every step reaches all the rest, and no flood fill is needed.
+    let splits = !board.removal_is_local(start, rest);
+    let mut steps = [(u32::MAX, 0u8); 4];
+    for (slot, to) in cells_of(next).enumerate() {
+        steps[slot] = ((board.neighbours[to as usize] & rest).count_ones(), to);
+    }
+    steps.sort_unstable();
+    steps
+        .into_iter()
+        .take(next.count_ones() as usize)
+        .map(move |(_, to)| {
+            let reachable = if splits {
+                board.region(bit(to), rest)
+            } else {
+                rest
+            };
+            (to, reachable)
+        })
 }
 
 #[derive(Default)]
