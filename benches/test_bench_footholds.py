@@ -16,8 +16,8 @@ import pytest
 
 from conftest import in_fresh_thread
 from footholds_boards import placements
-from perfectplay import _core
 from perfectplay._backend import implementation
+from perfectplay._core import _testing
 
 RUST = implementation("footholds", "rust")
 PYTHON = implementation("footholds", "python")
@@ -41,7 +41,7 @@ def one_per_class(solver: Any, side: int) -> int:
 
 
 def backtrack_moves(board: Any, a: Any, b: Any) -> int:
-    return int(_core.backtrack_footholds(board, a, b)[1])
+    return int(_testing.backtrack_footholds(board, a, b)[1])
 
 
 @pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")

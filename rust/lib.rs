@@ -1,46 +1,42 @@
 //! perfectplay's compiled core, imported from Python as `perfectplay._core`.
 //!
-//! This file only wires modules together. The game cores (`tictactoe`, `mnk`, ...) know nothing
-//! of Python; `glue` is the one file that converts Python arguments and results.
+//! `engine` is what every search shares (scoring, budget, table, window, the generic solution
+//! driver, errors); `input` reduces arguments to plain data; `games` has one folder a game. The
+//! cores know nothing of Python: `py`, built only with the `python` feature, is the one layer
+//! that converts arguments, releases the GIL and maps errors. Modules are private; the Rust API
+//! is what is re-exported below, so the compiler flags code nothing reaches.
 
-pub mod board_input;
-pub mod budget;
-pub mod error;
-pub mod footholds;
-pub mod footholds_plain;
-pub mod footholds_search;
-mod glue;
-pub mod mnk;
-pub mod mnk_search;
-pub mod score;
-pub mod search;
-pub mod solution;
-pub mod table;
-pub mod tictactoe;
+mod engine;
+mod games;
+mod input;
+#[cfg(feature = "python")]
+mod py;
 
-use pyo3::prelude::*;
+pub use engine::budget::{Budget, Stop, unlimited};
+pub use engine::driver::{MoveAnswer, Player, Solution};
+pub use engine::error::{Error, Result};
+pub use input::Item;
 
-#[pymodule]
-fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(glue::tictactoe_value, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_outcome, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_to_move, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_is_reachable, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_is_valid_final, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_batch_values, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::tictactoe_batch_best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::build_tictactoe_table, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::footholds_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::footholds_total_moves, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::backtrack_footholds, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::mnk_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::mnk_solve_empty, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::mnk_analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::mnk_best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::mnk_is_reachable, module)?)?;
-    module.add_function(wrap_pyfunction!(glue::exhaustive_mnk, module)?)?;
-    Ok(())
+/// Tic-tac-toe by board code (see `code_of`): answers from the solved table.
+pub mod tictactoe {
+    pub use crate::games::mnk::solved::{CODES, illegal_reason, table};
+    pub use crate::games::tictactoe::batch::{lookup_rows, lookup_rows_u8};
+    pub use crate::games::tictactoe::{
+        Outcome, analyze, best_move, code_of, code_of_text, is_reachable, is_valid_final, outcome,
+        solve, to_move, value,
+    };
+}
+
+/// m,n,k-games: parse a board, check it into a `Query`, and solve or analyze it.
+pub mod mnk {
+    pub use crate::games::mnk::exhaustive::exhaustive_solve;
+    pub use crate::games::mnk::search::default_table_bytes;
+    pub use crate::games::mnk::{Query, empty_board, is_reachable, parse_board};
+}
+
+/// Disappearing footholds: parse a board and locations, then solve, count or analyze.
+pub mod footholds {
+    pub use crate::games::footholds::plain::backtrack;
+    pub use crate::games::footholds::search::{analyze, solve, total_moves};
+    pub use crate::games::footholds::{parse_board, parse_location};
 }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +84,14 @@ def rust_mnk() -> Any:
 @pytest.fixture(scope="session")
 def python_mnk() -> Any:
     return implementation("mnk", "python")
+
+
+@pytest.fixture
+def sigint_handled() -> Iterator[None]:
+    """Python's own Ctrl-C handler for the test: a run started in the background of a
+    non-interactive shell inherits SIGINT ignored, and then no KeyboardInterrupt ever comes."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

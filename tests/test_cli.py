@@ -109,13 +109,16 @@ def test_mnk_prints_the_solution(backend: str) -> None:
         "value: +1\nwinner: x\nplies: 5\nbest moves: 1,1 1,2 2,1 2,2\nline: 1,1 0,0 1,2 0,1 1,0\n"
     )
     result = run_mnk("3x3", "3", "xx./oo./...", "--json", "--backend", backend)
-    assert json.loads(result.stdout) == {
+    answer = json.loads(result.stdout)
+    # The search effort differs between backends: a count, not part of the answer.
+    nodes = answer.pop("nodes")
+    assert isinstance(nodes, int) and nodes >= 0
+    assert answer == {
         "value": 1,
         "winner": "x",
         "plies": 1,
         "best_moves": [[0, 2]],
         "line": [[0, 2]],
-        "nodes": json.loads(result.stdout)["nodes"],
     }
 
 

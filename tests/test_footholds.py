@@ -184,6 +184,7 @@ def test_node_limit(footholds: Any) -> None:
             footholds.total_moves(board, (0, 0), (4, 4), node_limit=bad)
 
 
+@pytest.mark.usefixtures("sigint_handled")
 def test_a_long_search_is_interrupted_by_ctrl_c(rust_footholds: Any) -> None:
     """A SIGINT arriving while the GIL is released stops the search with KeyboardInterrupt."""
     board = [[1] * 8 for _ in range(8)]

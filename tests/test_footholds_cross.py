@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay import _core
+from perfectplay._core import _testing
 from tests_support import footholds_replay
 
 
@@ -32,7 +32,7 @@ def test_three_solvers_agree(
 ) -> None:
     board, a, b = game
     fast = rust_footholds.solve(board, a, b)
-    value, plies, best = _core.backtrack_footholds(board, a, b)
+    value, plies, best = _testing.backtrack_footholds(board, a, b)
     python = python_footholds.solve(board, a, b)
     assert (fast.value, fast.plies, fast.best_moves) == (value, plies, tuple(best))
     assert fast == python
@@ -49,7 +49,7 @@ def test_fast_search_agrees_with_backtracking_up_to_5x5(
 ) -> None:
     board, a, b = game
     fast = rust_footholds.solve(board, a, b)
-    value, plies, best = _core.backtrack_footholds(board, a, b)
+    value, plies, best = _testing.backtrack_footholds(board, a, b)
     assert (fast.value, fast.plies, fast.best_moves) == (value, plies, tuple(best))
 
 

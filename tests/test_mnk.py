@@ -6,7 +6,7 @@ from __future__ import annotations
 import _thread
 import itertools
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -47,80 +47,96 @@ def test_5x5_k4_is_a_draw_and_6x5_k4_a_first_player_win(rust_mnk: Any) -> None:
     assert (solution.value, solution.winner) == (1, "x")
 
 
-# (board, k, value for the side to move, plies, best moves) written as the game shows it.
+class Case(NamedTuple):
+    """A position written as the game shows it, with its answer for the side to move."""
+
+    id: str
+    board: str
+    k: int
+    value: int
+    plies: int
+    best_moves: tuple[tuple[int, int], ...]
+
+
+EVERY_EMPTY_CELL = tuple(
+    (r, c) for r in range(4) for c in range(4) if (r, c) not in {(0, 0), (0, 1), (1, 1), (2, 2)}
+)
+
 ASCII = [
-    (
+    Case(
+        "x completes three at once",
         """
         x x . .
         o o . .
         . . . .
         . . . .
         """,
-        3,
-        1,
-        1,
-        ((0, 2),),  # X completes three at once
+        k=3,
+        value=1,
+        plies=1,
+        best_moves=((0, 2),),
     ),
-    (
+    Case(
+        "o to move wins first",
         """
         x x . .
         o o . .
         x . . .
         . . . .
         """,
-        3,
-        1,
-        1,
-        ((1, 2),),  # O to move wins first
+        k=3,
+        value=1,
+        plies=1,
+        best_moves=((1, 2),),
     ),
-    (
+    Case(
+        "4x4 k=4 drawn whatever happens next",
         """
         x o . .
         . x . .
         . . o .
         . . . .
         """,
-        4,
-        0,
-        12,
-        None,  # 4x4, k=4: a draw whatever happens next
+        k=4,
+        value=0,
+        plies=12,
+        best_moves=EVERY_EMPTY_CELL,
     ),
-    (
+    Case(
+        "nothing left to win",
         """
         x o x o
         o x o x
         o x o x
         x o . .
         """,
-        4,
-        0,
-        2,
-        ((3, 2), (3, 3)),  # nothing left to win
+        k=4,
+        value=0,
+        plies=2,
+        best_moves=((3, 2), (3, 3)),
     ),
-    (
+    Case(
+        "final: x has won, o to move has lost",
         """
         x x x .
         o o . .
         . . . .
         """,
-        3,
-        -1,
-        0,
-        (),  # final: X has won, O to move has lost
+        k=3,
+        value=-1,
+        plies=0,
+        best_moves=(),
     ),
 ]
 
 
-@pytest.mark.parametrize(("board", "k", "value", "plies", "best"), ASCII)
-def test_ascii_positions(
-    mnk: Any, board: str, k: int, value: int, plies: int, best: tuple[Any, ...] | None
-) -> None:
-    solution = mnk.solve(board, k)
-    assert (solution.value, solution.plies) == (value, plies)
-    if best is not None:
-        assert solution.best_moves == best
-    assert len(solution.line) == plies
-    assert mnk.best_move(board, k) == (solution.best_moves[0] if solution.best_moves else None)
+@pytest.mark.parametrize("case", ASCII, ids=[case.id for case in ASCII])
+def test_ascii_positions(mnk: Any, case: Case) -> None:
+    solution = mnk.solve(case.board, case.k)
+    assert (solution.value, solution.plies) == (case.value, case.plies)
+    assert solution.best_moves == case.best_moves
+    assert len(solution.line) == case.plies
+    assert mnk.best_move(case.board, case.k) == (case.best_moves[0] if case.best_moves else None)
 
 
 def test_tictactoe_through_the_general_engine(mnk: Any, backend: str) -> None:
@@ -269,6 +285,7 @@ def test_symmetric_positions_get_symmetric_answers(rust_mnk: Any) -> None:
         assert sorted(image.best_moves) == sorted(move_image(m, *flags) for m in base.best_moves)
 
 
+@pytest.mark.usefixtures("sigint_handled")
 def test_a_search_is_interrupted_by_ctrl_c(rust_mnk: Any) -> None:
     timer = threading.Timer(0.2, _thread.interrupt_main)
     timer.start()

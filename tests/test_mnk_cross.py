@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay import _core
+from perfectplay._core import _testing
 
 
 @st.composite
@@ -50,7 +50,7 @@ def test_rust_python_and_exhaustive_agree(
     board, k = position
     rust = rust_mnk.solve(board, k)
     assert rust == python_mnk.solve(board, k)
-    value, plies, best = _core.exhaustive_mnk(board, k)
+    value, plies, best = _testing.exhaustive_mnk(board, k)
     assert (rust.value, rust.plies, rust.best_moves) == (value, plies, tuple(best))
     assert rust_mnk.analyze(board, k) == python_mnk.analyze(board, k)
 

@@ -45,30 +45,13 @@ def _choose() -> Backend:
 
 BACKEND: Backend = _choose()
 
-_cache: dict[tuple[str, str], types.ModuleType | types.SimpleNamespace] = {}
 
-
-def implementation(game: str, backend: str = BACKEND) -> types.ModuleType | types.SimpleNamespace:
-    """The functions of one game from one backend, as attributes (``value``, ``solve``, ...).
-
-    The compiled core names its functions ``<game>_<name>``; the pure twin has a module a game.
-    """
+def implementation(game: str, backend: str = BACKEND) -> types.ModuleType:
+    """The functions of one game from one backend, as attributes (``value``, ``solve``, ...):
+    the module ``perfectplay._core.<game>`` or ``perfectplay._pure.<game>``."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
-    key = (game, backend)
-    if key not in _cache:
-        if backend == "python":
-            _cache[key] = importlib.import_module(f"perfectplay._pure.{game}")
-        else:
-            core = importlib.import_module("perfectplay._core")
-            prefix = f"{game}_"
-            _cache[key] = types.SimpleNamespace(
-                **{
-                    name.removeprefix(prefix): getattr(core, name)
-                    for name in dir(core)
-                    if name.startswith(prefix)
-                }
-            )
-    return _cache[key]
+    package = "perfectplay._pure" if backend == "python" else "perfectplay._core"
+    return importlib.import_module(f"{package}.{game}")

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from perfectplay._backend import BACKEND, BACKENDS, implementation
-from perfectplay._pure.board_input import read_mark_grid, to_item
+from perfectplay._pure.args import to_item
+from perfectplay._pure.board_input import read_mark_grid
 from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["main"]

@@ -9,6 +9,8 @@ longest.
 >>> from perfectplay import footholds
 >>> footholds.total_moves([[1, 1, 1], [1, 1, 1], [1, 1, 1]], (1, 0), (1, 2))
 5
+>>> footholds.analyze("111/101/111", (1, 0), (1, 2))
+{(0, 0): (-1, 4), (2, 0): (-1, 4)}
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from typing import TYPE_CHECKING
 
 from perfectplay._backend import implementation
 
-__all__ = ["solve", "total_moves"]
+__all__ = ["analyze", "solve", "total_moves"]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.footholds import solve, total_moves
+    from perfectplay._pure.footholds import analyze, solve, total_moves
 else:
     _impl = implementation("footholds")
+    analyze = _impl.analyze
     solve = _impl.solve
     total_moves = _impl.total_moves

@@ -1,6 +1,4 @@
-"""How boards arrive: the argument reduced to plain data, separators, rows and mark alphabets.
-
-The same rules as ``rust/board_input.rs``:
+"""Separators, rows, the one grid reader and the mark alphabets: the twin of ``rust/input/``.
 
 * Text: cells are single characters; ASCII whitespace, ``/``, ``|`` and ``,`` are separators.
   Multi-row boards break rows at ``/`` and newlines; blank rows are dropped.
@@ -11,59 +9,16 @@ The same rules as ``rust/board_input.rs``:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Union
+from typing import Generic, TypeVar
+
+from perfectplay._pure.args import MAX_CELLS, Item, Long, type_word
 
 SEPARATORS = frozenset(" \t\n\r\x0b\x0c/|,")
 EMPTY, X, O = 0, 1, 2  # noqa: E741 (the game's own names)
-MAX_CELLS = 64
-MAX_DEPTH = 2  # board, rows, cells: deeper sequences are never looked into
 MIXED_ALPHABETS = "board mixes symbols (x, o, .) with digits (0, 1, 2)"
-_I64 = range(-(2**63), 2**63)
+I64 = range(-(2**63), 2**63)
 
-
-@dataclass(frozen=True)
-class Other:
-    """An argument of a type parsing does not take, by its type name."""
-
-    type_name: str
-
-
-Item = Union[str, bool, int, list["Item"], Other]  # noqa: UP007 (a recursive alias)
-
-
-def to_item(obj: Any, depth: int = 0) -> Item:
-    """Reduces an argument to str, bool, int, list (any sequence or array-like) or Other."""
-    if isinstance(obj, str):
-        return obj
-    if isinstance(obj, bool):
-        return obj
-    if isinstance(obj, int):
-        return int(obj)
-    if isinstance(obj, (bytes, bytearray, memoryview)):
-        return Other(type(obj).__name__)
-    if isinstance(obj, (list, tuple, Sequence)):
-        items = obj
-    elif hasattr(obj, "tolist") and hasattr(obj, "shape"):
-        items = obj.tolist()
-        if not isinstance(items, list):
-            return to_item(items, depth)
-    elif hasattr(obj, "__index__"):
-        return int(obj.__index__())
-    else:
-        return Other(type(obj).__name__)
-    if depth >= MAX_DEPTH:
-        return []
-    return [to_item(item, depth + 1) for item in items]
-
-
-def type_word(item: Item) -> str:
-    if isinstance(item, Other):
-        return item.type_name
-    if isinstance(item, list):
-        return "sequence"
-    return type(item).__name__
+Cell = TypeVar("Cell")
 
 
 def describe_char(char: str) -> str:
@@ -74,13 +29,6 @@ def describe_char(char: str) -> str:
 def text_rows(text: str) -> list[str]:
     """The rows of a multi-row text board, blank rows dropped."""
     return [row for row in re.split(r"[/\n\r]", text) if not all(c in SEPARATORS for c in row)]
-
-
-_MARKS = {
-    "x": (X, "symbols"), "X": (X, "symbols"), "o": (O, "symbols"), "O": (O, "symbols"),
-    ".": (EMPTY, "symbols"), "-": (EMPTY, "symbols"), "_": (EMPTY, "symbols"),
-    "0": (EMPTY, "digits"), "1": (X, "digits"), "2": (O, "digits"),
-}  # fmt: skip
 
 
 def cell_type_error(item: Item) -> TypeError:
@@ -95,54 +43,42 @@ def board_type_error(item: Item) -> TypeError:
     return TypeError(f"board must be a str or a sequence, not {type_word(item)}")
 
 
-class MarkReader:
-    """Reads marks (EMPTY, X, O) in board order, holding every board to one alphabet."""
+class CellReader(Generic[Cell]):
+    """What a game accepts as a cell: ``read_char`` for text, ``read_number`` for ints and
+    bools; the rest (one-character strs, rows, texts) is the same for every game."""
 
-    def __init__(self) -> None:
-        self.alphabet: str | None = None
-        self.marks: list[int] = []
+    def read_char(self, char: str) -> Cell:
+        raise NotImplementedError
 
-    def _push(self, mark: int, alphabet: str) -> None:
-        if self.alphabet not in (None, alphabet):
-            raise ValueError(MIXED_ALPHABETS)
-        self.alphabet = alphabet
-        self.marks.append(mark)
+    def read_number(self, cell: int) -> Cell:
+        raise NotImplementedError
 
-    def _push_char(self, char: str) -> None:
-        if char not in _MARKS:
-            raise ValueError(f"unknown symbol {describe_char(char)} in board")
-        self._push(*_MARKS[char])
-
-    def read_text(self, text: str) -> int:
-        """Appends the marks of a text, skipping separators; returns how many it read."""
-        before = len(self.marks)
-        for char in text:
-            if char not in SEPARATORS:
-                self._push_char(char)
-        return len(self.marks) - before
-
-    def read_cell(self, cell: Item) -> None:
-        if isinstance(cell, bool) or not isinstance(cell, (int, str)):
-            raise cell_type_error(cell)
+    def read_cell(self, cell: Item) -> Cell:
+        if isinstance(cell, str):
+            if len(cell) != 1:
+                raise ValueError(
+                    f"cell must be a single character, got a str of length {len(cell)}"
+                )
+            return self.read_char(cell)
         if isinstance(cell, int):
-            if cell not in _I64:
-                raise ValueError("cell value is out of range: cells are 0, 1 or 2")
-            if cell not in (0, 1, 2):
-                raise ValueError(f"cell value {cell} is not 0, 1 or 2")
-            self._push(cell, "digits")
-        elif len(cell) != 1:
-            raise ValueError(f"cell must be a single character, got a str of length {len(cell)}")
-        else:
-            self._push_char(cell)
+            return self.read_number(cell)
+        raise cell_type_error(cell)
 
-    def read_row(self, row: Item) -> int:
-        """Appends one row (a text or a sequence of cells); returns how many cells it held."""
+    def read_text(self, text: str, cells: list[Cell]) -> int:
+        """Appends the cells of a text, skipping separators; returns how many it read."""
+        before = len(cells)
+        cells.extend(self.read_char(char) for char in text if char not in SEPARATORS)
+        return len(cells) - before
+
+    def read_row(self, row: Item, cells: list[Cell]) -> int:
+        """Appends one row; returns how many cells it held (a row too long is counted)."""
         if isinstance(row, str):
-            return self.read_text(row)
+            return self.read_text(row, cells)
         if isinstance(row, list):
-            for cell in row:
-                self.read_cell(cell)
+            cells.extend(self.read_cell(cell) for cell in row)
             return len(row)
+        if isinstance(row, Long):
+            return row.length
         raise row_type_error(row)
 
 
@@ -161,14 +97,55 @@ def check_rectangle(row_lengths: list[int]) -> tuple[int, int]:
     return rows, cols
 
 
-def read_mark_grid(board: Item) -> tuple[int, int, list[int]]:
-    """Reads a multi-row board of marks (m,n,k): (rows, cols, marks row by row)."""
-    reader = MarkReader()
+def read_grid(board: Item, reader: CellReader[Cell]) -> tuple[int, int, list[Cell]]:
+    """Reads a board of rows: (rows, cols, cells row by row)."""
+    cells: list[Cell] = []
     if isinstance(board, str):
-        lengths = [reader.read_text(row) for row in text_rows(board)]
+        lengths = [reader.read_text(row, cells) for row in text_rows(board)]
     elif isinstance(board, list):
-        lengths = [reader.read_row(row) for row in board]
+        lengths = [reader.read_row(row, cells) for row in board]
+    elif isinstance(board, Long):
+        raise ValueError(f"board has {board.length} rows; at most {MAX_CELLS} cells are supported")
     else:
         raise board_type_error(board)
     rows, cols = check_rectangle(lengths)
-    return rows, cols, reader.marks
+    return rows, cols, cells
+
+
+_MARKS = {
+    "x": (X, "symbols"), "X": (X, "symbols"), "o": (O, "symbols"), "O": (O, "symbols"),
+    ".": (EMPTY, "symbols"), "-": (EMPTY, "symbols"), "_": (EMPTY, "symbols"),
+    "0": (EMPTY, "digits"), "1": (X, "digits"), "2": (O, "digits"),
+}  # fmt: skip
+
+
+class MarkReader(CellReader[int]):
+    """Reads marks (EMPTY, X, O), holding every board to one alphabet."""
+
+    def __init__(self) -> None:
+        self.alphabet: str | None = None
+
+    def _check(self, mark: int, alphabet: str) -> int:
+        if self.alphabet not in (None, alphabet):
+            raise ValueError(MIXED_ALPHABETS)
+        self.alphabet = alphabet
+        return mark
+
+    def read_char(self, char: str) -> int:
+        if char not in _MARKS:
+            raise ValueError(f"unknown symbol {describe_char(char)} in board")
+        return self._check(*_MARKS[char])
+
+    def read_number(self, cell: int) -> int:
+        if isinstance(cell, bool):
+            raise cell_type_error(cell)
+        if cell not in I64:
+            raise ValueError("cell value is out of range: cells are 0, 1 or 2")
+        if cell not in (0, 1, 2):
+            raise ValueError(f"cell value {cell} is not 0, 1 or 2")
+        return self._check(cell, "digits")
+
+
+def read_mark_grid(board: Item) -> tuple[int, int, list[int]]:
+    """Reads a multi-row board of marks (m,n,k): (rows, cols, marks row by row)."""
+    return read_grid(board, MarkReader())

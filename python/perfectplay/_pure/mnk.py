@@ -1,4 +1,4 @@
-"""m,n,k-games: geometry, legality and search, the twin of ``rust/mnk.rs``.
+"""m,n,k-games: geometry, legality and search, the twin of ``rust/games/mnk/``.
 
 Cell ``(row, col)`` of a ``rows x cols`` board is bit ``row * cols + col`` of an int mask; a
 position is an X mask and an O mask, or, in the search, (mine, theirs) for the side to move.
@@ -7,11 +7,11 @@ position is an X mask and an O mask, or, in the search, (mine, theirs) for the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any
 
-from perfectplay._pure import score
-from perfectplay._pure.board_input import read_mark_grid, to_item
+from perfectplay._pure import args, driver, score
+from perfectplay._pure.args import MAX_CELLS, to_item
+from perfectplay._pure.board_input import read_mark_grid
 from perfectplay._types import Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
@@ -24,8 +24,8 @@ class Geometry:
     def __init__(self, rows: int, cols: int, k: int) -> None:
         if rows <= 0 or cols <= 0:
             raise ValueError("board is empty")
-        if rows * cols > 64:
-            raise ValueError(f"board has {rows * cols} cells; at most 64 are supported")
+        if rows * cols > MAX_CELLS:
+            raise ValueError(f"board has {rows * cols} cells; at most {MAX_CELLS} are supported")
         if not 1 <= k <= max(rows, cols):
             raise ValueError(
                 f"k must be between 1 and {max(rows, cols)} for a {rows}x{cols} board, got {k}"
@@ -52,10 +52,6 @@ class Geometry:
 
     def has_line(self, stones: int) -> bool:
         return any(stones & w == w for w in self.windows)
-
-    @cached_property
-    def windows_through(self) -> list[list[int]]:
-        return [[w for w in self.windows if w >> cell & 1] for cell in range(self.cells)]
 
 
 def marks_to_masks(marks: list[int]) -> tuple[int, int]:
@@ -136,146 +132,113 @@ def negamax(
     return memo[key]
 
 
-def _check_int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    return value
+class Search:
+    """A legal position's search: positions are (mine, theirs), the side to move first; exact
+    scores are memoised, nodes counted against the node limit."""
 
-
-def check_node_limit(node_limit: Any) -> int | None:
-    """None or a positive int, as the compiled core checks it."""
-    if node_limit is None:
-        return None
-    if isinstance(node_limit, bool) or not isinstance(node_limit, int):
-        raise TypeError(f"node_limit must be an int or None, not {type(node_limit).__name__}")
-    if node_limit < 1:
-        raise ValueError(f"node_limit must be positive, got {node_limit}")
-    return int(node_limit)
-
-
-def _check_table_mb(table_mb: Any) -> None:
-    """None or a number of MiB in (0, 65536]; the twin keeps no table, but checks alike."""
-    if table_mb is None:
-        return
-    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)):
-        raise TypeError(f"table_mb must be a number of MiB, not {type(table_mb).__name__}")
-    if not 0 < table_mb <= 65536:
-        raise ValueError(f"table_mb must be more than 0 and at most 65536, got {table_mb}")
-
-
-class _Game:
-    """A legal position with its geometry, the side to move first, and a memo of scores."""
-
-    def __init__(self, geometry: Geometry, x: int, o: int, node_limit: Any) -> None:
-        self.geometry, self.x, self.o = geometry, x, o
-        self.status = status(geometry, x, o)
-        self.node_limit = check_node_limit(node_limit)
+    def __init__(
+        self,
+        geometry: Geometry,
+        node_limit: int | None = None,
+        memo: dict[tuple[int, int], int] | None = None,
+    ) -> None:
+        self.geometry = geometry
+        self.node_limit = node_limit
         self.nodes = 0
-        self.memo: dict[tuple[int, int], int] = {}
+        self.memo: dict[tuple[int, int], int] = {} if memo is None else memo
 
     def count_node(self) -> None:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise SearchLimitExceeded(f"search needed more than node_limit={self.node_limit} nodes")
 
-    def score(self, mine: int, theirs: int) -> int:
-        return negamax(self.geometry, mine, theirs, self.memo, self.count_node)
-
-    def moves(self, mine: int, theirs: int) -> list[int]:
+    def moves(self, position: tuple[int, int]) -> list[int]:
+        mine, theirs = position
         if self.geometry.has_line(theirs):
             return []
         empty = self.geometry.full & ~(mine | theirs)
         return [cell for cell in range(self.geometry.cells) if empty >> cell & 1]
 
-    def best_moves(self, mine: int, theirs: int) -> list[int]:
-        best = self.score(mine, theirs)
-        return [c for c in self.moves(mine, theirs) if -self.score(theirs, mine | 1 << c) == best]
+    def play(self, position: tuple[int, int], cell: int) -> tuple[int, int]:
+        mine, theirs = position
+        return theirs, mine | 1 << cell
 
-    def row_col(self, cell: int) -> tuple[int, int]:
-        return divmod(cell, self.geometry.cols)
+    def cells_left(self, position: tuple[int, int]) -> int:
+        return (self.geometry.full & ~(position[0] | position[1])).bit_count()
 
-    def root(self) -> tuple[int, int]:
-        return (self.x, self.o) if x_to_move(self.x, self.o) else (self.o, self.x)
+    def score(self, position: tuple[int, int]) -> int:
+        return negamax(self.geometry, *position, self.memo, self.count_node)
 
 
-def _game(board: Any, k: Any, node_limit: Any, table_mb: Any) -> _Game:
+class _Call:
+    """A checked call: the position (X and O masks), its search and the move form."""
+
+    def __init__(self, geometry: Geometry, x: int, o: int, node_limit: Any, table_mb: Any):
+        status(geometry, x, o)
+        self.search = Search(geometry, args.node_limit(node_limit))
+        args.table_mb(table_mb)
+        self.x_first = x_to_move(x, o)
+        self.root = (x, o) if self.x_first else (o, x)
+        self.cols = geometry.cols
+
+    def move_form(self, cell: int) -> tuple[int, int]:
+        return divmod(cell, self.cols)
+
+    def solve(self) -> Solution[tuple[int, int]]:
+        return driver.solve(self.search, self.root, ("x", "o"), self.x_first, self.move_form)
+
+
+def _call(board: Any, k: Any, node_limit: Any, table_mb: Any) -> _Call:
     rows, cols, marks = read_mark_grid(to_item(board))
-    geometry = Geometry(rows, cols, _check_int(k, "k"))
-    x, o = marks_to_masks(marks)
-    game = _Game(geometry, x, o, node_limit)
-    _check_table_mb(table_mb)
-    return game
-
-
-def _solve(game: _Game) -> Solution[tuple[int, int]]:
-    mine, theirs = game.root()
-    result = game.score(mine, theirs)
-    line = []
-    position = (mine, theirs)
-    while moves := game.best_moves(*position):
-        line.append(moves[0])
-        position = (position[1], position[0] | 1 << moves[0])
-    x_moves = x_to_move(game.x, game.o)
-    winner = None if result == 0 else "x" if (result > 0) == x_moves else "o"
-    return Solution(
-        score.value(result),
-        winner,
-        score.plies(result, (game.geometry.full & ~(mine | theirs)).bit_count()),
-        tuple(game.row_col(c) for c in game.best_moves(mine, theirs)),
-        tuple(game.row_col(c) for c in line),
-        game.nodes,
-    )
+    geometry = Geometry(rows, cols, args.int_arg(k, "k"))
+    return _Call(geometry, *marks_to_masks(marks), node_limit, table_mb)
 
 
 def solve(
     board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
 ) -> Solution[tuple[int, int]]:
     """The position solved for the side to move; moves are (row, col)."""
-    return _solve(_game(board, k, node_limit, table_mb))
+    return _call(board, k, node_limit, table_mb).solve()
 
 
 def solve_empty(
     rows: int, cols: int, k: int, *, node_limit: int | None = None, table_mb: float | None = None
 ) -> Solution[tuple[int, int]]:
     """The empty ``rows`` x ``cols`` board where ``k`` in a row wins, X to move."""
-    for name, side in (("rows", rows), ("cols", cols)):
-        if _check_int(side, name) < 1:
+    sides = {"rows": args.int_arg(rows, "rows"), "cols": args.int_arg(cols, "cols")}
+    for name, side in sides.items():
+        if side < 1:
             raise ValueError(f"{name} must be at least 1, got {side}")
-    if rows * cols > 64:
-        raise ValueError(f"board has {rows * cols} cells; at most 64 are supported")
-    geometry = Geometry(rows, cols, _check_int(k, "k"))
-    game = _Game(geometry, 0, 0, node_limit)
-    _check_table_mb(table_mb)
-    return _solve(game)
+    cells = sides["rows"] * sides["cols"]
+    if cells >= 2**127:  # as the compiled core, which counts in 128 bits
+        raise ValueError(f"board has more than 2^127 cells; at most {MAX_CELLS} are supported")
+    if cells > MAX_CELLS:
+        raise ValueError(f"board has {cells} cells; at most {MAX_CELLS} are supported")
+    geometry = Geometry(sides["rows"], sides["cols"], args.int_arg(k, "k"))
+    return _Call(geometry, 0, 0, node_limit, table_mb).solve()
 
 
 def analyze(
     board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
 ) -> dict[tuple[int, int], tuple[int, int]]:
     """{(row, col): (value for the player making it, plies from now with it)} for every move."""
-    game = _game(board, k, node_limit, table_mb)
-    mine, theirs = game.root()
-    answers = {}
-    for cell in game.moves(mine, theirs):
-        child = game.score(theirs, mine | 1 << cell)
-        empties = (game.geometry.full & ~(mine | theirs | 1 << cell)).bit_count()
-        answers[game.row_col(cell)] = (-score.value(child), 1 + score.plies(child, empties))
-    return answers
+    call = _call(board, k, node_limit, table_mb)
+    return driver.analyze(call.search, call.root, call.move_form)
 
 
 def best_move(
     board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
 ) -> tuple[int, int] | None:
     """The first best move as (row, col), or None once the game is over."""
-    game = _game(board, k, node_limit, table_mb)
-    best = game.best_moves(*game.root())
-    return game.row_col(best[0]) if best else None
+    call = _call(board, k, node_limit, table_mb)
+    best = driver.best_move(call.search, call.root)
+    return None if best is None else call.move_form(best)
 
 
 def is_reachable(board: Any, k: int) -> bool:
     """Can the board arise in play? Raises only for malformed input."""
     rows, cols, marks = read_mark_grid(to_item(board))
-    geometry = Geometry(rows, cols, _check_int(k, "k"))
+    geometry = Geometry(rows, cols, args.int_arg(k, "k"))
     try:
         status(geometry, *marks_to_masks(marks))
     except IllegalPosition:

@@ -1,4 +1,4 @@
-"""Tic-tac-toe, the (3,3,3) m,n,k-game: the twin of ``rust/tictactoe.rs``.
+"""Tic-tac-toe, the (3,3,3) m,n,k-game: the twin of ``rust/games/tictactoe/``.
 
 Every answer comes from the exact scores of the m,n,k exhaustive search, memoised over the whole
 game the first time it is needed (5,478 legal positions).
@@ -6,15 +6,13 @@ game the first time it is needed (5,478 legal positions).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from perfectplay._pure import mnk, score
-from perfectplay._pure.board_input import (
-    MarkReader,
-    board_type_error,
-    to_item,
-)
+from perfectplay._pure import driver, mnk, score
+from perfectplay._pure.args import Long, to_item
+from perfectplay._pure.board_input import MarkReader, board_type_error
 from perfectplay._types import Solution
 from perfectplay.errors import IllegalPosition
 
@@ -36,72 +34,45 @@ __all__ = [
 ]
 
 GEOMETRY = mnk.Geometry(3, 3, 3)
-_scores: dict[tuple[int, int], int] = {}
+# Every answer shares one memo: the whole game is 5,478 positions.
+_SEARCH = mnk.Search(GEOMETRY)
 
 
 def _read(board: Any) -> tuple[int, int]:
     """(X mask, O mask) of a board: 9 cells of text, a sequence of 9 cells, or 3 rows of 3."""
     item = to_item(board)
     reader = MarkReader()
+    marks: list[int] = []
     if isinstance(item, str):
-        cells = reader.read_text(item)
+        cells = reader.read_text(item, marks)
         if cells != 9:
             raise ValueError(f"board has {cells} cells, expected 9")
     elif isinstance(item, list) and len(item) == 9:
-        for cell in item:
-            reader.read_cell(cell)
+        marks = [reader.read_cell(cell) for cell in item]
     elif isinstance(item, list) and len(item) == 3:
         for index, row in enumerate(item):
-            cells = reader.read_row(row)
+            cells = reader.read_row(row, marks)
             if cells != 3:
                 raise ValueError(f"row {index} has {cells} cells, expected 3")
-    elif isinstance(item, list):
+    elif isinstance(item, (list, Long)):
+        length = len(item) if isinstance(item, list) else item.length
         raise ValueError(
-            f"board must have 9 cells or 3 rows of 3, got a sequence of {len(item)} items"
+            f"board must have 9 cells or 3 rows of 3, got a sequence of {length} items"
         )
     else:
         raise board_type_error(item)
-    return mnk.marks_to_masks(reader.marks)
-
-
-def _score(mine: int, theirs: int) -> int:
-    return mnk.negamax(GEOMETRY, mine, theirs, _scores)
+    return mnk.marks_to_masks(marks)
 
 
 class _Position:
     """A legal board, relative to the side to move."""
 
     def __init__(self, board: Any) -> None:
-        self.x, self.o = _read(board)
-        self.status = mnk.status(GEOMETRY, self.x, self.o)
-        self.x_to_move = mnk.x_to_move(self.x, self.o)
-        self.mine, self.theirs = (self.x, self.o) if self.x_to_move else (self.o, self.x)
-        self.score = _score(self.mine, self.theirs)
-        self.empties = 9 - (self.x | self.o).bit_count()
-
-    def move_scores(self) -> dict[int, int]:
-        """The score each legal move earns the side to move (none once the game is over)."""
-        if self.status != mnk.PLAYING:
-            return {}
-        empty = GEOMETRY.full & ~(self.x | self.o)
-        return {
-            cell: -_score(self.theirs, self.mine | 1 << cell)
-            for cell in range(9)
-            if empty >> cell & 1
-        }
-
-    def best_moves(self) -> tuple[int, ...]:
-        return tuple(cell for cell, s in self.move_scores().items() if s == self.score)
-
-    def play(self, cell: int) -> _Position:
-        marks = ["x" if self.x >> i & 1 else "o" if self.o >> i & 1 else "." for i in range(9)]
-        marks[cell] = "x" if self.x_to_move else "o"
-        return _Position("".join(marks))
-
-    def winner(self) -> str | None:
-        if self.score == score.DRAW:
-            return None
-        return "x" if (self.score > 0) == self.x_to_move else "o"
+        x, o = _read(board)
+        self.status = mnk.status(GEOMETRY, x, o)
+        self.x_to_move = mnk.x_to_move(x, o)
+        self.root = (x, o) if self.x_to_move else (o, x)
+        self.score = _SEARCH.score(self.root)
 
 
 def value(board: Any) -> int:
@@ -111,40 +82,31 @@ def value(board: Any) -> int:
 
 def outcome(board: Any) -> Literal["x", "o", "draw"]:
     """Who wins from here under perfect play: 'x', 'o' or 'draw'."""
-    winner = _Position(board).winner()
-    return "draw" if winner is None else "x" if winner == "x" else "o"
+    position = _Position(board)
+    if position.score == score.DRAW:
+        return "draw"
+    return "x" if (position.score > 0) == position.x_to_move else "o"
+
+
+def _cell(cell: int) -> int:
+    return cell
 
 
 def solve(board: Any) -> Solution[int]:
     position = _Position(board)
-    best = position.best_moves()
-    line: list[int] = []
-    here = position
-    while moves := here.best_moves():
-        line.append(moves[0])
-        here = here.play(moves[0])
-    return Solution(
-        score.value(position.score),
-        position.winner(),
-        score.plies(position.score, position.empties),
-        best,
-        tuple(line),
-    )
+    solution = driver.solve(_SEARCH, position.root, ("x", "o"), position.x_to_move, _cell)
+    # Answered from the memo of the whole game, as the compiled core answers from its table.
+    return dataclasses.replace(solution, nodes=0)
 
 
 def best_move(board: Any) -> int | None:
     """The first best move (cells 0..8, row-major), or None in a final position."""
-    best = _Position(board).best_moves()
-    return best[0] if best else None
+    return driver.best_move(_SEARCH, _Position(board).root)
 
 
 def analyze(board: Any) -> dict[int, tuple[int, int]]:
     """{move: (value for the player making it, plies from now with that move)} for every move."""
-    position = _Position(board)
-    return {
-        cell: (score.value(s), score.plies(s, position.empties))
-        for cell, s in position.move_scores().items()
-    }
+    return driver.analyze(_SEARCH, _Position(board).root, _cell)
 
 
 def to_move(board: Any) -> Literal["x", "o"] | None:
@@ -184,7 +146,9 @@ def _batch(boards: Any, answer: Any) -> npt.NDArray[np.int8]:
         if boards.dtype.kind not in "iu":
             raise TypeError(f"boards must be an integer array, not {boards.dtype}")
         rows: Sequence[Any] = boards.reshape(len(boards), 9).tolist()
-    elif isinstance(boards, Sequence) and not isinstance(boards, (str, bytes, bytearray)):
+    elif isinstance(boards, Sequence) and not isinstance(
+        boards, (str, bytes, bytearray, memoryview)
+    ):
         rows = boards
     else:
         raise TypeError(

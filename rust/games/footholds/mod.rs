@@ -8,12 +8,13 @@
 //! gone (both stood on one cell and the opponent stepped away). Each move removes exactly one
 //! cell, so the scoring rule of `score.rs` counts the cells left at the end.
 
-use crate::board_input::{
-    Item, board_type_error, cell_type_error, check_rectangle, describe_char, is_separator,
-    row_type_error, text_rows,
-};
-use crate::error::{Error, Result, malformed};
-use crate::search::cells_of;
+pub mod plain;
+pub mod search;
+
+use crate::engine::error::{Error, Result, malformed};
+use crate::engine::window::cells_of;
+use crate::input::grid::{CellReader, read_grid};
+use crate::input::{Item, cell_type_error, describe_char};
 
 /// A footholds board: its shape, the footholds, and each cell's orthogonal neighbours.
 #[derive(Debug, Clone)]
@@ -205,95 +206,61 @@ pub struct Symmetry {
     pub flip_cols: bool,
 }
 
-fn foothold_char(c: char) -> Result<bool> {
-    match c {
-        '1' => Ok(true),
-        '0' => Ok(false),
-        _ => malformed!(
-            "unknown symbol {} in board (cells are 0 for a hole, 1 for a foothold)",
-            describe_char(c)
-        ),
-    }
-}
+/// Footholds cells: 0 a hole, 1 a foothold (bools and `"0"`/`"1"` allowed).
+struct FootholdReader;
 
-fn foothold_cell(cell: &Item) -> Result<bool> {
-    match cell {
-        Item::Bool(flag) => Ok(*flag),
-        Item::Int(0) => Ok(false),
-        Item::Int(1) => Ok(true),
-        Item::Int(value) => malformed!("cell value {value} is not 0 or 1"),
-        Item::BigInt => malformed!("cell value is out of range: cells are 0 or 1"),
-        Item::Text(text) => {
-            let mut chars = text.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => foothold_char(c),
-                _ => malformed!(
-                    "cell must be a single character, got a str of length {}",
-                    text.chars().count()
-                ),
-            }
+impl CellReader for FootholdReader {
+    type Cell = bool;
+
+    fn read_char(&mut self, c: char) -> Result<bool> {
+        match c {
+            '1' => Ok(true),
+            '0' => Ok(false),
+            _ => malformed!(
+                "unknown symbol {} in board (cells are 0 for a hole, 1 for a foothold)",
+                describe_char(c)
+            ),
         }
-        other => Err(cell_type_error(other)),
     }
-}
 
-fn read_text_row(row: &str, cells: &mut Vec<bool>) -> Result<usize> {
-    let before = cells.len();
-    for c in row.chars().filter(|&c| !is_separator(c)) {
-        cells.push(foothold_char(c)?);
+    fn read_number(&mut self, cell: &Item) -> Result<bool> {
+        match cell {
+            Item::Bool(flag) => Ok(*flag),
+            Item::Int(0) => Ok(false),
+            Item::Int(1) => Ok(true),
+            Item::Int(value) => malformed!("cell value {value} is not 0 or 1"),
+            Item::BigInt => malformed!("cell value is out of range: cells are 0 or 1"),
+            other => Err(cell_type_error(other)),
+        }
     }
-    Ok(cells.len() - before)
 }
 
 /// Reads a board: rows of 0/1 (bools allowed) or a text of rows such as `"111/101/111"`.
 pub fn parse_board(board: &Item) -> Result<Board> {
-    let mut cells = Vec::new();
-    let mut lengths = Vec::new();
-    match board {
-        Item::Text(text) => {
-            for row in text_rows(text) {
-                lengths.push(read_text_row(row, &mut cells)?);
-            }
-        }
-        Item::Seq(rows) => {
-            for row in rows {
-                lengths.push(match row {
-                    Item::Text(text) => read_text_row(text, &mut cells)?,
-                    Item::Seq(row_cells) => {
-                        for cell in row_cells {
-                            cells.push(foothold_cell(cell)?);
-                        }
-                        row_cells.len()
-                    }
-                    other => return Err(row_type_error(other)),
-                });
-            }
-        }
-        other => return Err(board_type_error(other)),
-    }
-    let (rows, cols) = check_rectangle(&lengths)?;
-    let footholds = cells
+    let grid = read_grid(board, &mut FootholdReader)?;
+    let footholds = grid
+        .cells
         .iter()
         .enumerate()
         .fold(0u64, |mask, (cell, &foothold)| {
             mask | (foothold as u64) << cell
         });
-    Ok(Board::new(rows, cols, footholds))
+    Ok(Board::new(grid.rows, grid.cols, footholds))
 }
 
 /// Reads a player's location, a (row, col) pair that must be a foothold of the board.
 pub fn parse_location(location: &Item, name: &str, board: &Board) -> Result<u8> {
-    let Item::Seq(pair) = location else {
+    let Some(len) = location.sequence_len() else {
         return Err(Error::WrongType(format!(
             "{name} must be a (row, col) pair, not {}",
             location.type_word()
         )));
     };
+    let Item::Seq(pair) = location else {
+        return malformed!("{name} must be a (row, col) pair, got a sequence of {len} items");
+    };
     let [row, col] = pair.as_slice() else {
-        return malformed!(
-            "{name} must be a (row, col) pair, got a sequence of {} items",
-            pair.len()
-        );
+        return malformed!("{name} must be a (row, col) pair, got a sequence of {len} items");
     };
     let coordinate = |item: &Item| match item {
         Item::Int(value) => Ok(*value),

@@ -3,8 +3,8 @@
 //! instead of `score.rs`. It shares nothing with the fast search but the parsed board, so the
 //! tests can hold one against the other, and it is the benchmarks' peer.
 
-use crate::budget::{Budget, Stop};
-use crate::footholds::Board;
+use crate::engine::budget::{Budget, Stop};
+use crate::games::footholds::Board;
 
 /// The result of backtracking from the start: whether A wins, the total moves, and every best
 /// first move of A as (row, col), ascending.

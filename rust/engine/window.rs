@@ -1,9 +1,9 @@
 //! The bookkeeping every negamax here shares: principal-variation search of a node's children
 //! against its window, and what the node learnt for the transposition table.
 
-use crate::budget::Stop;
-use crate::score::Score;
-use crate::table::{self, Bound};
+use crate::engine::budget::Stop;
+use crate::engine::score::Score;
+use crate::engine::table::{self, Bound};
 
 /// The cells of a bitboard, lowest first.
 #[inline]
@@ -18,7 +18,7 @@ pub fn cells_of(mut set: u64) -> impl Iterator<Item = u8> {
 }
 
 /// A node's window and the best of its children so far.
-pub struct Node {
+pub struct Window {
     alpha: Score,
     beta: Score,
     /// Alpha when the children's search began: what the stored bound is judged against.
@@ -27,10 +27,10 @@ pub struct Node {
     pub best_move: u8,
 }
 
-impl Node {
+impl Window {
     /// `best_move` stays `no_move` until a child is searched.
-    pub fn new(alpha: Score, beta: Score, no_move: u8) -> Node {
-        Node {
+    pub fn new(alpha: Score, beta: Score, no_move: u8) -> Window {
+        Window {
             alpha,
             beta,
             first_alpha: alpha,

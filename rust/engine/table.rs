@@ -4,7 +4,7 @@
 //! and picks the slot by its own hash. One slot per index; a store replaces the old entry unless
 //! that one came from a bigger subtree (more cells left to play), so the costly results stay.
 
-use crate::score::Score;
+use crate::engine::score::Score;
 
 /// What a stored score says about the true score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,6 @@ pub enum Bound {
 }
 
 #[derive(Clone, Copy)]
-#[repr(C)]
 struct Slot {
     key: [u64; 2],
     score: i8,
@@ -31,6 +30,17 @@ struct Slot {
     generation: u8,
 }
 
+impl Slot {
+    const EMPTY: Slot = Slot {
+        key: [0; 2],
+        score: 0,
+        bound: 0,
+        best_move: 0,
+        weight: 0,
+        generation: 0,
+    };
+}
+
 /// What a probe found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stored {
@@ -40,7 +50,7 @@ pub struct Stored {
 }
 
 pub struct Table {
-    slots: Slots,
+    slots: Vec<Slot>,
     index_mask: usize,
     generation: u8,
 }
@@ -48,62 +58,32 @@ pub struct Table {
 /// Bytes one entry takes.
 pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
-/// Tables this large are aligned to and backed by 2 MiB pages where the system allows: a probe
-/// is a random access, and with 4 KiB pages most probes of a big table also miss the TLB.
+/// Tables this large ask the system for 2 MiB pages: a probe is a random access, and with
+/// 4 KiB pages most probes of a big table also miss the TLB.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Zeroed slots in memory of their own, aligned for huge pages when large.
-struct Slots {
-    slots: std::ptr::NonNull<Slot>,
-    len: usize,
-    layout: std::alloc::Layout,
+/// A table could not be allocated: the machine has not that much memory to give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfMemory {
+    pub bytes: usize,
 }
 
-// SAFETY: `Slots` owns its memory exclusively, like a `Box<[Slot]>`.
-unsafe impl Send for Slots {}
-
-impl Slots {
-    fn zeroed(len: usize) -> Slots {
-        let bytes = len * SLOT_BYTES;
-        let align = if bytes >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<Slot>()
-        };
-        let layout = std::alloc::Layout::from_size_align(bytes, align).expect("table layout");
-        // SAFETY: the layout has a non-zero size. The memory is zeroed below before any use,
-        // and all-zero bits are a valid (empty) slot.
-        let pointer = unsafe { std::alloc::alloc(layout) } as *mut Slot;
-        let Some(slots) = std::ptr::NonNull::new(pointer) else {
-            std::alloc::handle_alloc_error(layout);
-        };
-        #[cfg(target_os = "linux")]
-        if bytes >= HUGE_PAGE {
-            // Advise before the first touch, so the zeroing below faults in huge pages.
-            // SAFETY: advice on memory this table owns; failure only means small pages.
-            unsafe { libc::madvise(pointer.cast(), bytes, libc::MADV_HUGEPAGE) };
-        }
-        // SAFETY: `bytes` bytes were just allocated at `pointer`.
-        unsafe { std::ptr::write_bytes(pointer.cast::<u8>(), 0, bytes) };
-        Slots { slots, len, layout }
+/// `len` empty slots, or `OutOfMemory` instead of an abort when the allocation fails.
+fn empty_slots(len: usize) -> Result<Vec<Slot>, OutOfMemory> {
+    let bytes = len.saturating_mul(SLOT_BYTES);
+    let mut slots: Vec<Slot> = Vec::new();
+    slots
+        .try_reserve_exact(len)
+        .map_err(|_| OutOfMemory { bytes })?;
+    #[cfg(target_os = "linux")]
+    if bytes >= HUGE_PAGE {
+        // Advise before the first touch, so filling the slots below faults in huge pages.
+        // SAFETY: advice on memory this vector owns (its reserved capacity); it changes no
+        // contents, and failure only means small pages.
+        unsafe { libc::madvise(slots.as_mut_ptr().cast(), bytes, libc::MADV_HUGEPAGE) };
     }
-
-    fn as_slice(&self) -> &[Slot] {
-        // SAFETY: `len` zero-initialised slots live at `slots` until drop.
-        unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.len) }
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [Slot] {
-        // SAFETY: as above, and `&mut self` makes the access exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.slots.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Slots {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `zeroed` with this very layout.
-        unsafe { std::alloc::dealloc(self.slots.as_ptr().cast(), self.layout) };
-    }
+    slots.resize(len, Slot::EMPTY);
+    Ok(slots)
 }
 
 impl Table {
@@ -123,13 +103,13 @@ impl Table {
     }
 
     /// A table of the largest power-of-two number of slots that fits in `bytes` (at least two).
-    pub fn with_bytes(bytes: usize) -> Table {
+    pub fn with_bytes(bytes: usize) -> Result<Table, OutOfMemory> {
         let len = Self::slots_for(bytes);
-        Table {
-            slots: Slots::zeroed(len),
+        Ok(Table {
+            slots: empty_slots(len)?,
             index_mask: len - 1,
             generation: 0,
-        }
+        })
     }
 
     /// Marks the start of a new search on a kept table: what earlier searches stored stays
@@ -140,7 +120,7 @@ impl Table {
     }
 
     pub fn bytes(&self) -> usize {
-        self.slots.len * SLOT_BYTES
+        self.slots.len() * SLOT_BYTES
     }
 
     #[inline]
@@ -154,7 +134,7 @@ impl Table {
     pub fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot = &self.slots.as_slice()[self.index(hash)] as *const Slot as *const i8;
+            let slot = &self.slots[self.index(hash)] as *const Slot as *const i8;
             // SAFETY: prefetching reads nothing and any address is allowed.
             unsafe { std::arch::x86_64::_mm_prefetch(slot, std::arch::x86_64::_MM_HINT_T0) };
         }
@@ -165,7 +145,7 @@ impl Table {
     #[inline]
     pub fn probe(&self, hash: u64, key: [u64; 2]) -> Option<Stored> {
         let index = self.index(hash);
-        let pair = &self.slots.as_slice()[index..index + 2];
+        let pair = &self.slots[index..index + 2];
         let slot = pair
             .iter()
             .find(|slot| slot.bound != 0 && slot.key == key)?;
@@ -186,7 +166,7 @@ impl Table {
     #[inline]
     pub fn store(&mut self, hash: u64, key: [u64; 2], weight: u32, stored: Stored) {
         let index = self.index(hash);
-        let pair = &mut self.slots.as_mut_slice()[index..index + 2];
+        let pair = &mut self.slots[index..index + 2];
         let new = Slot {
             key,
             score: stored.score as i8,
@@ -251,7 +231,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_exact_keys() {
-        let mut table = Table::with_bytes(1 << 12);
+        let mut table = Table::with_bytes(1 << 12).unwrap();
         assert!(table.bytes() <= 1 << 12 && table.bytes() > 1 << 11);
         let stored = Stored {
             score: -7,
@@ -268,7 +248,7 @@ mod tests {
 
     #[test]
     fn later_searches_take_over_the_slots_of_earlier_ones() {
-        let mut table = Table::with_bytes(2 * SLOT_BYTES);
+        let mut table = Table::with_bytes(2 * SLOT_BYTES).unwrap();
         let stored = |score| Stored {
             score,
             bound: Bound::Exact,

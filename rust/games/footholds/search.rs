@@ -13,12 +13,13 @@
 //! * Mirrored placements share one root: the root is turned to the first of its images under
 //!   the board's symmetries.
 
-use crate::budget::{Budget, Stop};
-use crate::footholds::{Board, Position, Symmetry};
-use crate::score::{self, Score};
-use crate::search::{self, cells_of};
-use crate::solution::Solution;
-use crate::table::{self, Bound, Stored, Table};
+use crate::engine::budget::{Budget, Stop};
+use crate::engine::driver::{self, MoveAnswer, Orientation, Player, Search, Solution};
+use crate::engine::error::Error;
+use crate::engine::score::{self, Score};
+use crate::engine::table::{self, Bound, OutOfMemory, Stored, Table};
+use crate::engine::window::{Window, cells_of};
+use crate::games::footholds::{Board, Position, Symmetry};
 
 /// No move stored.
 const NO_MOVE: u8 = u8::MAX;
@@ -55,14 +56,14 @@ pub struct Memory {
 }
 
 impl Memory {
-    fn for_cells(cells: usize) -> Memory {
+    fn for_cells(cells: usize) -> Result<Memory, OutOfMemory> {
         let bytes = table_bytes(cells);
-        Memory {
-            table: Table::with_bytes(bytes),
-            walks: Table::with_bytes(bytes / 4),
-            answers: Table::with_bytes(ANSWERS_BYTES),
+        Ok(Memory {
+            table: Table::with_bytes(bytes)?,
+            walks: Table::with_bytes(bytes / 4)?,
+            answers: Table::with_bytes(ANSWERS_BYTES)?,
             symmetries: None,
-        }
+        })
     }
 
     /// The symmetry of `board` that takes the placement (a, b) to the first of its images.
@@ -95,14 +96,20 @@ thread_local! {
 }
 
 /// Runs `search` with this thread's memory, big enough for a board of `cells` cells.
-fn with_memory<T>(cells: usize, search: impl FnOnce(Memory) -> (Memory, T)) -> T {
-    let memory = MEMORY
+fn with_memory<T>(
+    cells: usize,
+    search: impl FnOnce(Memory) -> (Memory, T),
+) -> Result<T, OutOfMemory> {
+    let kept = MEMORY
         .with(|kept| kept.borrow_mut().take())
-        .filter(|memory| memory.table.bytes() >= table_bytes(cells))
-        .unwrap_or_else(|| Memory::for_cells(cells));
+        .filter(|memory| memory.table.bytes() >= table_bytes(cells));
+    let memory = match kept {
+        Some(memory) => memory,
+        None => Memory::for_cells(cells)?,
+    };
     let (memory, result) = search(memory);
     MEMORY.with(|kept| *kept.borrow_mut() = Some(memory));
-    result
+    Ok(result)
 }
 
 pub struct Solver<'a, 'b> {
@@ -153,10 +160,6 @@ impl<'a, 'b> Solver<'a, 'b> {
             key,
             table::mix(key[0] ^ key[1].wrapping_mul(0x9e37_79b9_7f4a_7c15)),
         )
-    }
-
-    pub fn nodes(&self) -> u64 {
-        self.budget.nodes()
     }
 
     /// The exact score of `position` (from the side to move) when it lies in (alpha, beta);
@@ -226,7 +229,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             self.order(position, moves)
         };
         let mut rest_pending = stored_first && moves.count_ones() > 1;
-        let mut children = search::Node::new(alpha, beta, NO_MOVE);
+        let mut children = Window::new(alpha, beta, NO_MOVE);
         let mut next = 0;
         for index in 0.. {
             if next == queue.len {
@@ -643,46 +646,38 @@ impl<'a, 'b> Solver<'a, 'b> {
             beta = if score == low { score + 1 } else { score };
         }
     }
+}
 
-    /// Is stepping to `to` a best move in a position whose exact score is `score`?
-    fn is_best(&mut self, position: Position, to: u8, score: Score) -> Result<bool, Stop> {
-        // The child scores at least -score; a null window around it tells whether exactly.
-        Ok(self.negamax(position.play(to), -score, -score + 1)? <= -score)
+impl Search for Solver<'_, '_> {
+    type Position = Position;
+
+    fn moves(&self, position: &Position) -> u64 {
+        position.moves(self.board)
     }
 
-    /// Every best move of a position with exact score `score`, ascending.
-    pub fn best_moves(&mut self, position: Position, score: Score) -> Result<Vec<u8>, Stop> {
-        let mut best = Vec::new();
-        for to in cells_of(position.moves(self.board)) {
-            if self.is_best(position, to, score)? {
-                best.push(to);
-            }
-        }
-        Ok(best)
+    fn play(&self, position: &Position, to: u8) -> Position {
+        position.play(to)
     }
 
-    /// One optimal game from `position`: at every turn the best move that comes first by
-    /// `rank` (the cell number in the caller's orientation of the board).
-    pub fn line(
+    fn cells_left(&self, position: &Position) -> u32 {
+        position.cells_left()
+    }
+
+    fn exact_score(&mut self, position: &Position) -> Result<Score, Stop> {
+        Solver::exact_score(self, *position)
+    }
+
+    fn window_score(
         &mut self,
-        mut position: Position,
-        mut score: Score,
-        rank: impl Fn(u8) -> u8,
-    ) -> Result<Vec<u8>, Stop> {
-        let mut line = Vec::new();
-        'turns: loop {
-            let mut moves: Vec<u8> = cells_of(position.moves(self.board)).collect();
-            moves.sort_unstable_by_key(|&to| rank(to));
-            for to in moves {
-                if self.is_best(position, to, score)? {
-                    line.push(to);
-                    position = position.play(to);
-                    score = -score;
-                    continue 'turns;
-                }
-            }
-            return Ok(line);
-        }
+        position: &Position,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Score, Stop> {
+        self.negamax(*position, alpha, beta)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.budget.nodes()
     }
 }
 
@@ -726,17 +721,28 @@ impl Moves {
     }
 }
 
+/// The placement searched is a mirror image of the caller's: moves are turned back.
+struct Turned<'a> {
+    board: &'a Board,
+    symmetry: Symmetry,
+}
+
+impl Orientation for Turned<'_> {
+    fn to_caller(&self, cell: u8) -> u8 {
+        self.board.unmap(self.symmetry, cell)
+    }
+}
+
 /// Runs `work` on a solver with this thread's memory, from A at cell `a` and B at cell `b`,
-/// A to move, turned by the symmetry [`Memory::canonical_symmetry`] picks, which `work` gets
-/// to turn its moves back.
+/// A to move, turned by the symmetry [`Memory::canonical_symmetry`] picks.
 fn from_start<T>(
     board: &Board,
     a: u8,
     b: u8,
     budget: &mut Budget,
-    work: impl FnOnce(&mut Solver, Position, Symmetry) -> Result<T, Stop>,
-) -> Result<T, Stop> {
-    with_memory(board.cells(), |mut memory| {
+    work: impl FnOnce(&mut Solver, Position, &Turned) -> Result<T, Stop>,
+) -> Result<T, Error> {
+    let result = with_memory(board.cells(), |mut memory| {
         let symmetry = memory.canonical_symmetry(board, a, b);
         memory.table.new_search();
         let root = Position {
@@ -745,46 +751,40 @@ fn from_start<T>(
             you: board.map(symmetry, b),
         };
         let mut solver = Solver::new(board, memory, budget);
-        let result = work(&mut solver, root, symmetry);
+        let result = work(&mut solver, root, &Turned { board, symmetry });
         (solver.into_memory(), result)
-    })
+    })?;
+    Ok(result?)
 }
 
 /// Solves a game with A at cell `a` and B at cell `b`, A to move; moves are cells.
-pub fn solve(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Solution<u8>, Stop> {
-    from_start(board, a, b, budget, |solver, root, symmetry| {
-        let turned_back = |cell| board.unmap(symmetry, cell);
-        let score = solver.exact_score(root)?;
-        let mut best_moves: Vec<u8> = solver.best_moves(root, score)?;
-        best_moves = best_moves.into_iter().map(turned_back).collect();
-        best_moves.sort_unstable();
-        let line = solver.line(root, score, turned_back)?;
-        Ok(Solution {
-            value: score::value(score),
-            winner: Some(if score > 0 { "A" } else { "B" }),
-            plies: score::plies(score, root.cells_left()),
-            best_moves,
-            line: line.into_iter().map(turned_back).collect(),
-            nodes: solver.nodes(),
-        })
+pub fn solve(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Solution, Error> {
+    from_start(board, a, b, budget, |solver, root, turned| {
+        driver::solve(solver, &root, Player::First, turned)
     })
 }
 
 /// The judge's answer alone: the total moves under perfect play.
-pub fn total_moves(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<u32, Stop> {
+pub fn total_moves(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<u32, Error> {
     from_start(board, a, b, budget, |solver, root, _| {
-        let score = solver.exact_score(root)?;
-        Ok(score::plies(score, root.cells_left()))
+        driver::plies(solver, &root)
+    })
+}
+
+/// Each of A's first moves with its value for A and the plies it leads to.
+pub fn analyze(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Vec<MoveAnswer>, Error> {
+    from_start(board, a, b, budget, |solver, root, turned| {
+        driver::analyze(solver, &root, turned)
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_input::Item;
-    use crate::budget::unlimited;
-    use crate::footholds::parse_board;
-    use crate::footholds_plain::backtrack;
+    use crate::engine::budget::unlimited;
+    use crate::games::footholds::parse_board;
+    use crate::games::footholds::plain::backtrack;
+    use crate::input::Item;
 
     fn board(text: &str) -> Board {
         parse_board(&Item::Text(text.into())).unwrap()
@@ -815,7 +815,7 @@ mod tests {
         let strip = board("1111111");
         let walk = |late| {
             unlimited(|budget| {
-                let solver = Solver::new(&strip, Memory::for_cells(7), budget);
+                let solver = Solver::new(&strip, Memory::for_cells(7).unwrap(), budget);
                 solver.safe_walk(0, 6, strip.footholds, late, 6)
             })
         };
@@ -823,7 +823,7 @@ mod tests {
         // Without a chaser in reach, the walk goes as far as asked.
         let split = board("1110111");
         let far = unlimited(|budget| {
-            let solver = Solver::new(&split, Memory::for_cells(7), budget);
+            let solver = Solver::new(&split, Memory::for_cells(7).unwrap(), budget);
             solver.safe_walk(0, 6, split.footholds, 0, 2)
         });
         assert_eq!(far, 2);

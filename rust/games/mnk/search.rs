@@ -13,14 +13,13 @@
 //! * Principal-variation search with moves ordered: the stored best move, then moves that
 //!   threaten, then centre first.
 
-use crate::board_input::Grid;
-use crate::budget::{Budget, Stop};
-use crate::mnk::{Board, Geometry};
-use crate::score::{self, DRAW, Score};
-use crate::search::{self, cells_of};
-use crate::solution::Solution;
-use crate::table::{self, Stored, Table};
-use crate::tictactoe;
+use crate::engine::budget::{Budget, Stop};
+use crate::engine::driver::Search;
+use crate::engine::error::Error;
+use crate::engine::score::{self, DRAW, Score};
+use crate::engine::table::{self, Stored, Table};
+use crate::engine::window::{Window, cells_of};
+use crate::games::mnk::Geometry;
 use std::sync::{Arc, Mutex};
 
 const NO_MOVE: u8 = u8::MAX;
@@ -29,6 +28,15 @@ const NO_MOVE: u8 = u8::MAX;
 /// for tiny boards to 96 MiB from 28 cells up.
 pub fn default_table_bytes(cells: usize) -> usize {
     table::SLOT_BYTES << (cells / 2 + 8).clamp(12, 22)
+}
+
+/// The most table a board of `cells` cells can use: a slot for each of its at most 3^cells
+/// positions. A bigger request is cut to this (and never allocated and zeroed in vain).
+pub fn usable_table_bytes(cells: usize) -> usize {
+    3usize
+        .checked_pow(cells as u32)
+        .map_or(usize::MAX, |positions| positions.next_power_of_two())
+        .saturating_mul(table::SLOT_BYTES)
 }
 
 /// Everything about a geometry the search reads at every node.
@@ -164,7 +172,7 @@ impl Engine {
 
     /// The node after the side to move plays `cell`.
     #[inline]
-    fn play(&self, node: &Node, cell: u8) -> Node {
+    pub fn play(&self, node: &Node, cell: u8) -> Node {
         let colour = usize::from(node.mine.count_ones() != node.theirs.count_ones());
         let mut hashes = node.hashes;
         for (s, hash) in hashes.iter_mut().enumerate().take(self.symmetries.len()) {
@@ -249,17 +257,20 @@ pub fn with_solver<T>(
     engine: &Engine,
     table_bytes: usize,
     budget: &mut Budget,
-    work: impl FnOnce(&mut Solver) -> Result<T, Stop>,
-) -> Result<T, Stop> {
+    work: impl FnOnce(&mut Solver) -> Result<T, Error>,
+) -> Result<T, Error> {
     let geometry = &engine.geometry;
     let shape = (geometry.rows, geometry.cols, geometry.k);
-    let table = KEPT
+    let table_bytes = table_bytes.min(usable_table_bytes(geometry.cells()));
+    let kept = KEPT
         .with(|kept| kept.borrow_mut().take())
         .filter(|(kept_shape, table)| {
             *kept_shape == shape && table.bytes() == Table::with_bytes_size(table_bytes)
-        })
-        .map(|(_, table)| table)
-        .unwrap_or_else(|| Table::with_bytes(table_bytes));
+        });
+    let table = match kept {
+        Some((_, table)) => table,
+        None => Table::with_bytes(table_bytes)?,
+    };
     let mut solver = Solver {
         engine,
         table,
@@ -273,10 +284,6 @@ pub fn with_solver<T>(
 }
 
 impl Solver<'_, '_> {
-    pub fn nodes(&self) -> u64 {
-        self.budget.nodes()
-    }
-
     fn threats(&self, mine: u64, theirs: u64) -> Threats {
         let geometry = &self.engine.geometry;
         let k = geometry.k as u32;
@@ -412,7 +419,7 @@ impl Solver<'_, '_> {
             }
             push(cell, &mut moves, wins != 0);
         }
-        let mut children = search::Node::new(alpha, beta, NO_MOVE);
+        let mut children = Window::new(alpha, beta, NO_MOVE);
         for (index, &cell) in moves[..count].iter().enumerate() {
             let child = self.engine.play(node, cell);
             if children
@@ -442,9 +449,12 @@ impl Solver<'_, '_> {
             self.negamax(node, low, 0)
         }
     }
+}
 
-    /// The legal moves of a node: none once the game is over.
-    fn legal_moves(&self, node: &Node) -> u64 {
+impl Search for Solver<'_, '_> {
+    type Position = Node;
+
+    fn moves(&self, node: &Node) -> u64 {
         let geometry = &self.engine.geometry;
         if geometry.has_line(node.theirs) {
             return 0;
@@ -452,61 +462,35 @@ impl Solver<'_, '_> {
         geometry.full & !(node.mine | node.theirs)
     }
 
-    /// Is `cell` a best move of a node whose exact score is `score`?
-    fn is_best(&mut self, node: &Node, cell: u8, score: Score) -> Result<bool, Stop> {
-        let child = self.engine.play(node, cell);
-        Ok(self.negamax(&child, -score, -score + 1)? <= -score)
+    fn play(&self, node: &Node, cell: u8) -> Node {
+        self.engine.play(node, cell)
     }
 
-    /// Every best move of a node with exact score `score`, ascending.
-    pub fn best_moves(&mut self, node: &Node, score: Score) -> Result<Vec<u8>, Stop> {
-        let mut best = Vec::new();
-        for cell in cells_of(self.legal_moves(node)) {
-            if self.is_best(node, cell, score)? {
-                best.push(cell);
-            }
-        }
-        Ok(best)
+    fn cells_left(&self, node: &Node) -> u32 {
+        (self.engine.geometry.full & !(node.mine | node.theirs)).count_ones()
     }
 
-    /// One optimal game: the first best move at every turn.
-    pub fn line(&mut self, node: &Node, score: Score) -> Result<Vec<u8>, Stop> {
-        let (mut node, mut score) = (*node, score);
-        let mut line = Vec::new();
-        'turns: loop {
-            for cell in cells_of(self.legal_moves(&node)) {
-                if self.is_best(&node, cell, score)? {
-                    line.push(cell);
-                    node = self.engine.play(&node, cell);
-                    score = -score;
-                    continue 'turns;
-                }
-            }
-            return Ok(line);
-        }
+    fn exact_score(&mut self, node: &Node) -> Result<Score, Stop> {
+        Solver::exact_score(self, node)
     }
 
-    /// (move, value for its player, plies from now with it) for every legal move.
-    pub fn analyze(&mut self, node: &Node) -> Result<Vec<(u8, i8, u32)>, Stop> {
-        let mut moves = Vec::new();
-        for cell in cells_of(self.legal_moves(node)) {
-            let child = self.engine.play(node, cell);
-            let score = self.exact_score(&child)?;
-            let empties = (self.engine.geometry.full & !(child.mine | child.theirs)).count_ones();
-            moves.push((cell, -score::value(score), 1 + score::plies(score, empties)));
-        }
-        Ok(moves)
+    fn window_score(&mut self, node: &Node, alpha: Score, beta: Score) -> Result<Score, Stop> {
+        self.negamax(node, alpha, beta)
+    }
+
+    fn nodes(&self) -> u64 {
+        self.budget.nodes()
     }
 }
 
 /// The engine of a geometry, built once per process and shared (threads included).
-pub fn engine(rows: usize, cols: usize, k: usize) -> crate::error::Result<Arc<Engine>> {
+pub fn engine(rows: usize, cols: usize, k: i128) -> Result<Arc<Engine>, Error> {
     static ENGINES: Mutex<Vec<Arc<Engine>>> = Mutex::new(Vec::new());
     let geometry = Geometry::new(rows, cols, k)?;
     let mut engines = ENGINES
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let same = |g: &Geometry| (g.rows, g.cols, g.k) == (rows, cols, k);
+    let same = |g: &Geometry| (g.rows, g.cols, g.k as i128) == (rows, cols, k);
     if let Some(engine) = engines.iter().find(|engine| same(&engine.geometry)) {
         return Ok(Arc::clone(engine));
     }
@@ -519,126 +503,23 @@ pub fn engine(rows: usize, cols: usize, k: usize) -> crate::error::Result<Arc<En
     Ok(engine)
 }
 
-/// A legal m,n,k position read from a board and its k.
-pub struct Query {
-    pub engine: Arc<Engine>,
-    pub board: Board,
-}
-
-impl Query {
-    /// Checks k against the board and the board against the rules of play.
-    pub fn new(grid: &Grid<u8>, k: usize) -> crate::error::Result<Query> {
-        let engine = engine(grid.rows, grid.cols, k)?;
-        let board = Board::from_marks(&grid.cells);
-        board.status(&engine.geometry)?;
-        Ok(Query { engine, board })
-    }
-
-    /// Tic-tac-toe is answered from its table.
-    fn tictactoe_code(&self) -> Option<usize> {
-        let g = &self.engine.geometry;
-        ((g.rows, g.cols, g.k) == (3, 3, 3)).then(|| tictactoe::code_of_board(self.board))
-    }
-
-    pub fn solve(&self, table_bytes: usize, budget: &mut Budget) -> Result<Solution<u8>, Stop> {
-        if let Some(code) = self.tictactoe_code() {
-            return Ok(tictactoe::table().solve(code).expect("a legal board"));
-        }
-        let (mine, theirs) = self.board.relative();
-        solve(
-            &self.engine,
-            mine,
-            theirs,
-            self.board.x_to_move(),
-            table_bytes,
-            budget,
-        )
-    }
-
-    pub fn analyze(
-        &self,
-        table_bytes: usize,
-        budget: &mut Budget,
-    ) -> Result<Vec<(u8, i8, u32)>, Stop> {
-        if let Some(code) = self.tictactoe_code() {
-            return Ok(tictactoe::table().analyze(code).expect("a legal board"));
-        }
-        let (mine, theirs) = self.board.relative();
-        analyze(&self.engine, mine, theirs, table_bytes, budget)
-    }
-
-    /// The first best move, or `None` once the game is over.
-    pub fn best_move(&self, table_bytes: usize, budget: &mut Budget) -> Result<Option<u8>, Stop> {
-        if let Some(code) = self.tictactoe_code() {
-            return Ok(tictactoe::table().best_move(code).expect("a legal board"));
-        }
-        let (mine, theirs) = self.board.relative();
-        let node = self.engine.node(mine, theirs);
-        with_solver(&self.engine, table_bytes, budget, |solver| {
-            let score = solver.exact_score(&node)?;
-            for cell in cells_of(solver.legal_moves(&node)) {
-                if solver.is_best(&node, cell, score)? {
-                    return Ok(Some(cell));
-                }
-            }
-            Ok(None)
-        })
-    }
-}
-
-/// Solves a legal position (mine, theirs), `mine` to move; `x_to_move` names the winner.
-pub fn solve(
-    engine: &Engine,
-    mine: u64,
-    theirs: u64,
-    x_to_move: bool,
-    table_bytes: usize,
-    budget: &mut Budget,
-) -> Result<Solution<u8>, Stop> {
-    let node = engine.node(mine, theirs);
-    with_solver(engine, table_bytes, budget, |solver| {
-        let score = solver.exact_score(&node)?;
-        let best_moves = solver.best_moves(&node, score)?;
-        let line = solver.line(&node, score)?;
-        let empties = (engine.geometry.full & !(mine | theirs)).count_ones();
-        let winner = match score.signum() {
-            0 => None,
-            1 => Some(if x_to_move { "x" } else { "o" }),
-            _ => Some(if x_to_move { "o" } else { "x" }),
-        };
-        Ok(Solution {
-            value: score::value(score),
-            winner,
-            plies: score::plies(score, empties),
-            best_moves,
-            line,
-            nodes: solver.nodes(),
-        })
-    })
-}
-
-/// [`Solver::analyze`] for a legal position.
-pub fn analyze(
-    engine: &Engine,
-    mine: u64,
-    theirs: u64,
-    table_bytes: usize,
-    budget: &mut Budget,
-) -> Result<Vec<(u8, i8, u32)>, Stop> {
-    let node = engine.node(mine, theirs);
-    with_solver(engine, table_bytes, budget, |solver| solver.analyze(&node))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::budget::unlimited;
-    use crate::mnk::exhaustive_score;
+    use crate::engine::budget::unlimited;
+    use crate::engine::driver::{self, AsGiven, Player, Solution};
+    use crate::games::mnk::exhaustive::exhaustive_score;
     use std::collections::HashMap;
 
-    fn solve_empty(rows: usize, cols: usize, k: usize) -> Solution<u8> {
+    fn solve_empty(rows: usize, cols: usize, k: i128) -> Solution {
         let engine = Engine::new(Geometry::new(rows, cols, k).unwrap());
-        unlimited(|budget| solve(&engine, 0, 0, true, 1 << 22, budget)).unwrap()
+        let root = engine.node(0, 0);
+        unlimited(|budget| {
+            with_solver(&engine, 1 << 22, budget, |solver| {
+                Ok(driver::solve(solver, &root, Player::First, &AsGiven)?)
+            })
+        })
+        .unwrap()
     }
 
     #[test]
@@ -679,7 +560,9 @@ mod tests {
                     let node = engine.node(mine, theirs);
                     let exact = exhaustive_score(&geometry, mine, theirs, &mut memo);
                     let fast = unlimited(|budget| {
-                        with_solver(&engine, 1 << 16, budget, |solver| solver.exact_score(&node))
+                        with_solver(&engine, 1 << 16, budget, |solver| {
+                            Ok(Solver::exact_score(solver, &node)?)
+                        })
                     });
                     assert_eq!(fast, Ok(exact));
                 }

@@ -1,6 +1,7 @@
-//! The errors every core returns; the glue maps each variant to one Python exception class.
+//! The errors every core returns; the Python layer maps each variant to one exception class.
 
-use crate::budget::Stop;
+use crate::engine::budget::Stop;
+use crate::engine::table::OutOfMemory;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,8 @@ pub enum Error {
     Illegal(String),
     /// The search stopped early (`SearchLimitExceeded` or the pending `KeyboardInterrupt`).
     Stopped(Stop),
+    /// Memory for a table could not be had (Python `MemoryError`).
+    OutOfMemory(OutOfMemory),
 }
 
 impl fmt::Display for Error {
@@ -25,6 +28,9 @@ impl fmt::Display for Error {
                 write!(f, "search needed more than node_limit={limit} nodes")
             }
             Error::Stopped(Stop::Interrupted) => f.write_str("search interrupted"),
+            Error::OutOfMemory(OutOfMemory { bytes }) => {
+                write!(f, "cannot allocate a table of {bytes} bytes")
+            }
         }
     }
 }
@@ -35,10 +41,16 @@ impl From<Stop> for Error {
     }
 }
 
+impl From<OutOfMemory> for Error {
+    fn from(failure: OutOfMemory) -> Self {
+        Error::OutOfMemory(failure)
+    }
+}
+
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// `Err(Error::Malformed(format!(...)))`
 macro_rules! malformed {
-    ($($arg:tt)*) => { Err($crate::error::Error::Malformed(format!($($arg)*))) };
+    ($($arg:tt)*) => { Err($crate::engine::error::Error::Malformed(format!($($arg)*))) };
 }
 pub(crate) use malformed;

@@ -1,14 +1,23 @@
-//! m,n,k-games: the board geometry, positions, legality, and the plain exhaustive search that
-//! every faster search here is checked against (and that fills the tic-tac-toe table).
+//! m,n,k-games: k marks in a row win on a rows x cols board; X moves first. This file holds the
+//! rules (geometry, positions, legality) and the game's entry points; `search` is the fast
+//! solver, `exhaustive` the plain reference search it is checked against, and `solved` the
+//! table of every (3,3,3) position, which answers tic-tac-toe and the 3x3 member here.
 //!
 //! Bit layout: cell `(row, col)` of a `rows x cols` board is bit `row * cols + col` of a `u64`
 //! (rows * cols <= 64). A position is two such masks. The searches keep them relative to the
 //! side to move (`mine`, `theirs`); legality and the Python side see them as X and O.
 
-use crate::board_input::{EMPTY, O, X};
-use crate::error::{Error, Result, malformed};
-use crate::score::{self, DRAW, Score};
-use std::collections::HashMap;
+pub mod exhaustive;
+pub mod search;
+pub mod solved;
+
+use crate::engine::budget::Budget;
+use crate::engine::driver::{self, AsGiven, MoveAnswer, Player, Solution};
+use crate::engine::error::{Error, Result, malformed};
+use crate::input::grid::Grid;
+use crate::input::marks::{EMPTY, O, X};
+use crate::input::{Item, MAX_CELLS};
+use std::sync::Arc;
 
 /// A `rows x cols` board where `k` in a row wins, with every winning window precomputed.
 #[derive(Debug, Clone)]
@@ -25,19 +34,27 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    pub fn new(rows: usize, cols: usize, k: usize) -> Result<Geometry> {
+    /// `k` as the caller gave it: out of range, the message shows it as it is.
+    pub fn new(rows: usize, cols: usize, k: i128) -> Result<Geometry> {
         if rows == 0 || cols == 0 {
             return malformed!("board is empty");
         }
-        if rows * cols > 64 {
-            return malformed!("board has {} cells; at most 64 are supported", rows * cols);
+        match rows.checked_mul(cols) {
+            Some(cells) if cells <= MAX_CELLS => {}
+            _ => {
+                return malformed!(
+                    "board has {} cells; at most {MAX_CELLS} are supported",
+                    rows as u128 * cols as u128
+                );
+            }
         }
-        if k == 0 || k > rows.max(cols) {
+        let longest = rows.max(cols);
+        if k < 1 || k > longest as i128 {
             return malformed!(
-                "k must be between 1 and {} for a {rows}x{cols} board, got {k}",
-                rows.max(cols)
+                "k must be between 1 and {longest} for a {rows}x{cols} board, got {k}"
             );
         }
+        let k = k as usize;
         let bit = |row: usize, col: usize| 1u64 << (row * cols + col);
         let mut windows = Vec::new();
         // Directions as (row step, col step): right, down, down-right, down-left.
@@ -93,12 +110,6 @@ impl Geometry {
     /// Does `stones` hold k in a row anywhere?
     pub fn has_line(&self, stones: u64) -> bool {
         self.windows.iter().any(|&w| w & !stones == 0)
-    }
-
-    /// Does `stones` hold k in a row through `cell`?
-    #[inline]
-    pub fn has_line_through(&self, stones: u64, cell: usize) -> bool {
-        self.windows_through[cell].iter().any(|&w| w & !stones == 0)
     }
 }
 
@@ -203,72 +214,117 @@ impl Board {
     }
 }
 
-/// Remembers exact scores of positions (mine, theirs) for [`exhaustive_score`].
-pub trait Memo {
-    fn recall(&self, mine: u64, theirs: u64) -> Option<Score>;
-    /// `best_moves`: the mask of moves that reach `score` (empty once the game is over).
-    fn remember(&mut self, mine: u64, theirs: u64, score: Score, best_moves: u64);
-}
-
-impl Memo for HashMap<(u64, u64), Score> {
-    fn recall(&self, mine: u64, theirs: u64) -> Option<Score> {
-        HashMap::get(self, &(mine, theirs)).copied()
-    }
-    fn remember(&mut self, mine: u64, theirs: u64, score: Score, _best_moves: u64) {
-        self.insert((mine, theirs), score);
-    }
-}
-
-/// The exact score of a legal position with `mine` to move: plain negamax over every move, no
-/// pruning, memoised. It is the reference the fast search is tested against.
-pub fn exhaustive_score(
-    geometry: &Geometry,
-    mine: u64,
-    theirs: u64,
-    memo: &mut impl Memo,
-) -> Score {
-    if let Some(known) = memo.recall(mine, theirs) {
-        return known;
-    }
-    let empty = geometry.full & !(mine | theirs);
-    let (mut best, mut best_moves) = (Score::MIN, 0u64);
-    if geometry.has_line(theirs) {
-        best = score::loss(empty.count_ones());
-    } else if empty == 0 {
-        best = DRAW;
-    } else {
-        let mut moves = empty;
-        while moves != 0 {
-            let cell = 1u64 << moves.trailing_zeros();
-            moves &= moves - 1;
-            let score = -exhaustive_score(geometry, theirs, mine | cell, memo);
-            if score > best {
-                (best, best_moves) = (score, cell);
-            } else if score == best {
-                best_moves |= cell;
-            }
+/// The size of an empty board given as rows and cols, as the caller gave them.
+pub fn empty_board(rows: i128, cols: i128) -> Result<Grid<u8>> {
+    for (name, side) in [("rows", rows), ("cols", cols)] {
+        if side < 1 {
+            return malformed!("{name} must be at least 1, got {side}");
         }
     }
-    memo.remember(mine, theirs, best, best_moves);
-    best
+    match rows.checked_mul(cols) {
+        Some(cells) if cells <= MAX_CELLS as i128 => Ok(Grid {
+            rows: rows as usize,
+            cols: cols as usize,
+            cells: vec![EMPTY; cells as usize],
+        }),
+        Some(cells) => malformed!("board has {cells} cells; at most {MAX_CELLS} are supported"),
+        None => malformed!("board has more than 2^127 cells; at most {MAX_CELLS} are supported"),
+    }
 }
 
-/// The exhaustive search's answer for a legal board: (value, plies, best moves ascending).
-pub fn exhaustive_solve(geometry: &Geometry, board: Board) -> (i8, u32, Vec<u8>) {
-    let (mine, theirs) = board.relative();
-    let mut memo = HashMap::new();
-    let score = exhaustive_score(geometry, mine, theirs, &mut memo);
-    let empty = geometry.full & !(mine | theirs);
-    let over = geometry.has_line(theirs);
-    let best = (0..geometry.cells() as u8)
-        .filter(|&cell| !over && empty >> cell & 1 == 1)
-        .filter(|&cell| -exhaustive_score(geometry, theirs, mine | 1 << cell, &mut memo) == score)
-        .collect();
-    (
-        score::value(score),
-        score::plies(score, empty.count_ones()),
-        best,
-    )
+/// Reads an m,n,k board argument.
+pub fn parse_board(board: &Item) -> Result<Grid<u8>> {
+    crate::input::marks::read_mark_grid(board)
+}
+
+/// A legal m,n,k position read from a board and its k, with the engine of its geometry.
+pub struct Query {
+    pub engine: Arc<search::Engine>,
+    pub board: Board,
+}
+
+impl Query {
+    /// Checks k against the board and the board against the rules of play.
+    pub fn new(grid: &Grid<u8>, k: i128) -> Result<Query> {
+        let engine = search::engine(grid.rows, grid.cols, k)?;
+        let board = Board::from_marks(&grid.cells);
+        board.status(&engine.geometry)?;
+        Ok(Query { engine, board })
+    }
+
+    pub fn cols(&self) -> usize {
+        self.engine.geometry.cols
+    }
+
+    /// The (3,3,3) game is answered from its solved table.
+    fn solved_code(&self) -> Option<usize> {
+        let g = &self.engine.geometry;
+        ((g.rows, g.cols, g.k) == (3, 3, 3)).then(|| solved::code_of_board(self.board))
+    }
+
+    fn to_move(&self) -> Player {
+        if self.board.x_to_move() {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    pub fn solve(&self, table_bytes: usize, budget: &mut Budget) -> Result<Solution> {
+        let to_move = self.to_move();
+        if let Some(code) = self.solved_code() {
+            return Ok(driver::solve(
+                &mut solved::table().lookup(),
+                &code,
+                to_move,
+                &AsGiven,
+            )?);
+        }
+        let (mine, theirs) = self.board.relative();
+        let root = self.engine.node(mine, theirs);
+        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+            Ok(driver::solve(solver, &root, to_move, &AsGiven)?)
+        })
+    }
+
+    pub fn analyze(&self, table_bytes: usize, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        if let Some(code) = self.solved_code() {
+            return Ok(driver::analyze(
+                &mut solved::table().lookup(),
+                &code,
+                &AsGiven,
+            )?);
+        }
+        let (mine, theirs) = self.board.relative();
+        let root = self.engine.node(mine, theirs);
+        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+            Ok(driver::analyze(solver, &root, &AsGiven)?)
+        })
+    }
+
+    /// The first best move, or `None` once the game is over.
+    pub fn best_move(&self, table_bytes: usize, budget: &mut Budget) -> Result<Option<u8>> {
+        if let Some(code) = self.solved_code() {
+            return Ok(driver::best_move(
+                &mut solved::table().lookup(),
+                &code,
+                &AsGiven,
+            )?);
+        }
+        let (mine, theirs) = self.board.relative();
+        let root = self.engine.node(mine, theirs);
+        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+            Ok(driver::best_move(solver, &root, &AsGiven)?)
+        })
+    }
+}
+
+/// Can the board arise in play? Only malformed input (or a bad k) is an error.
+pub fn is_reachable(grid: &Grid<u8>, k: i128) -> Result<bool> {
+    let engine = search::engine(grid.rows, grid.cols, k)?;
+    Ok(Board::from_marks(&grid.cells)
+        .status(&engine.geometry)
+        .is_ok())
 }
 
 #[cfg(test)]
@@ -276,8 +332,7 @@ mod tests {
     use super::*;
 
     fn board(geometry: &Geometry, text: &str) -> Board {
-        let item = crate::board_input::Item::Text(text.into());
-        let grid = crate::board_input::read_mark_grid(&item).unwrap();
+        let grid = parse_board(&Item::Text(text.into())).unwrap();
         assert_eq!((grid.rows, grid.cols), (geometry.rows, geometry.cols));
         Board::from_marks(&grid.cells)
     }
@@ -316,12 +371,5 @@ mod tests {
         let g = Geometry::new(4, 4, 3).unwrap();
         assert!(illegal(&g, "xxx./ooo./x.../....").contains("both"));
         assert!(illegal(&g, "xxx./o.o./xxx./oo.o").contains("share no cell"));
-    }
-
-    #[test]
-    fn tic_tac_toe_is_a_draw_in_nine() {
-        let g = Geometry::new(3, 3, 3).unwrap();
-        let score = exhaustive_score(&g, 0, 0, &mut HashMap::new());
-        assert_eq!(score, DRAW);
     }
 }

@@ -1,0 +1,9 @@
+"""The compiled core (Rust): one submodule a game. Use the public modules instead:
+perfectplay.tictactoe, perfectplay.mnk, perfectplay.footholds."""
+
+from perfectplay._core import _testing as _testing
+from perfectplay._core import footholds as footholds
+from perfectplay._core import mnk as mnk
+from perfectplay._core import tictactoe as tictactoe
+
+__all__ = ["_testing", "footholds", "mnk", "tictactoe"]

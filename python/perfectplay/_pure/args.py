@@ -1,0 +1,157 @@
+"""Arguments reduced to plain data, and the scalar arguments' rules: the twin of
+``rust/py/convert.rs`` and ``rust/input/``.
+
+The compiled core calls ``int_arg``, ``node_limit`` and ``table_mb`` itself for anything but a
+plain int or None, so both backends check unusual scalar arguments through this one path.
+
+* Integers (``k``, ``rows``, ``cols``, ``node_limit``): an ``int`` or anything with
+  ``__index__`` (numpy integers), never a bool.
+* ``table_mb``: a real number (``numbers.Real``: ints, floats, fractions, numpy numbers), never
+  a bool, more than 0 and at most ``MAX_TABLE_MB``.
+* Boards: str, bool, int, sequences (any ``collections.abc.Sequence``; array-likes with
+  ``tolist`` and ``shape``), objects with ``__index__``; anything else by its type name. A
+  sequence of more than 64 items is never a board, row or location: it is kept as ``Long`` by
+  its length alone, so a huge argument is rejected before its items are read.
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+__all__ = ["MAX_TABLE_MB", "Item", "Long", "Other", "int_arg", "node_limit", "table_mb"]
+
+MAX_CELLS = 64
+MAX_DEPTH = 2  # board, rows, cells: deeper sequences are never looked into
+MAX_UNWRAPS = 4  # array-likes whose tolist() gives another array-like, at most
+MAX_TABLE_MB = 4096  # the largest transposition table a search may be given, in MiB
+
+
+@dataclass(frozen=True)
+class Other:
+    """An argument of a type parsing does not take, by its type name."""
+
+    type_name: str
+
+
+@dataclass(frozen=True)
+class Long:
+    """A sequence of more than 64 items, by its length: its items are not read."""
+
+    length: int
+
+
+Item = Union[str, bool, int, list["Item"], Long, Other]  # noqa: UP007 (a recursive alias)
+
+
+def to_item(obj: Any) -> Item:
+    """Reduces an argument to plain data. An exception raised by the argument's own methods
+    becomes a ``TypeError`` naming it (``MemoryError`` and Ctrl-C pass through)."""
+    try:
+        return _item_at(obj, 0, 0)
+    except MemoryError:
+        raise
+    except Exception as error:
+        raise TypeError(
+            f"the argument could not be read: {type(error).__name__}: {error}"
+        ) from error
+
+
+def _item_at(obj: Any, depth: int, unwraps: int) -> Item:
+    if isinstance(obj, str):
+        return str(obj)
+    if isinstance(obj, bool):
+        return obj
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return Other(type(obj).__name__)
+    if isinstance(obj, (list, tuple)):
+        if len(obj) > MAX_CELLS:
+            return Long(len(obj))
+        if depth >= MAX_DEPTH:
+            return []
+        return [_item_at(item, depth + 1, 0) for item in obj]
+    if isinstance(obj, Sequence):
+        length = len(obj)
+        if length > MAX_CELLS:
+            return Long(length)
+        if depth >= MAX_DEPTH:
+            return []
+        items: list[Item] = []
+        for item in obj:  # len() may lie: one item past the most any board has, never more
+            if len(items) == MAX_CELLS:
+                return Long(MAX_CELLS + 1)
+            items.append(_item_at(item, depth + 1, 0))
+        return items
+    if hasattr(obj, "tolist") and hasattr(obj, "shape"):
+        if unwraps >= MAX_UNWRAPS:
+            return Other(type(obj).__name__)
+        return _item_at(obj.tolist(), depth, unwraps + 1)
+    if hasattr(obj, "__index__"):
+        return _as_int(obj.__index__())
+    return Other(type(obj).__name__)
+
+
+def _as_int(value: Any) -> int:
+    """``__index__`` must return an int; Python itself insists, so do we."""
+    if not isinstance(value, int):
+        raise TypeError(f"__index__ returned non-int (type {type(value).__name__})")
+    return int(value)
+
+
+def type_word(item: Item) -> str:
+    if isinstance(item, Other):
+        return item.type_name
+    if isinstance(item, (list, Long)):
+        return "sequence"
+    return type(item).__name__
+
+
+def sequence_len(item: Item) -> int | None:
+    if isinstance(item, list):
+        return len(item)
+    if isinstance(item, Long):
+        return item.length
+    return None
+
+
+def int_arg(value: Any, name: str) -> int:
+    """An integer argument: an int or anything with ``__index__``, never a bool."""
+    if isinstance(value, bool) or not (isinstance(value, int) or hasattr(type(value), "__index__")):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    try:
+        return operator.index(value)
+    except Exception as error:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from error
+
+
+def node_limit(value: Any) -> int | None:
+    """None or a positive integer; beyond 2^64 it is no limit at all."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not (isinstance(value, int) or hasattr(type(value), "__index__")):
+        raise TypeError(f"node_limit must be an int or None, not {type(value).__name__}")
+    limit = int_arg(value, "node_limit")
+    if limit < 1:
+        raise ValueError(f"node_limit must be positive, got {limit}")
+    return limit
+
+
+def table_mb(value: Any) -> float | None:
+    """None or a number of MiB in (0, MAX_TABLE_MB]; the twin keeps no table, but checks alike."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"table_mb must be a number of MiB, not {type(value).__name__}")
+    number: Any = value  # any numbers.Real: compared as it is, huge ints and fractions too
+    try:
+        in_range = bool(0 < number <= MAX_TABLE_MB)
+    except Exception as error:
+        raise TypeError(f"table_mb must be a number of MiB, not {type(value).__name__}") from error
+    if not in_range:  # NaN too
+        raise ValueError(f"table_mb must be more than 0 and at most {MAX_TABLE_MB}, got {value}")
+    return float(value)

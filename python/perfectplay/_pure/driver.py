@@ -1,0 +1,84 @@
+"""The one solution driver of the twin (the twin of ``rust/engine/driver.rs``): from a game's
+exact scores it finds every best move, one optimal line and each move's value and plies.
+
+A game supplies ``moves(position)`` (legal moves as cells, ascending; none once the game is
+over), ``play(position, cell)``, ``cells_left(position)`` and ``score(position)``, the exact
+score of ``score.py`` from the side to move's point of view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar
+
+from perfectplay._pure import score
+from perfectplay._types import Solution
+
+Position = TypeVar("Position")
+Move = TypeVar("Move")
+
+
+class Game(Protocol, Generic[Position]):
+    nodes: int
+
+    def moves(self, position: Position) -> list[int]: ...
+    def play(self, position: Position, cell: int) -> Position: ...
+    def cells_left(self, position: Position) -> int: ...
+    def score(self, position: Position) -> int: ...
+
+
+def best_moves(game: Game[Position], position: Position) -> list[int]:
+    """Every move that keeps both the value and the plies optimal, ascending."""
+    best = game.score(position)
+    return [c for c in game.moves(position) if -game.score(game.play(position, c)) == best]
+
+
+def solve(
+    game: Game[Position],
+    root: Position,
+    players: tuple[str, str],
+    first_to_move: bool,
+    move_form: Callable[[int], Move],
+) -> Solution[Move]:
+    """``root`` solved; ``players`` names the first and second player, ``first_to_move`` says
+    which of them moves at the root."""
+    result = game.score(root)
+    line: list[int] = []
+    position = root
+    while moves := best_moves(game, position):
+        line.append(moves[0])
+        position = game.play(position, moves[0])
+    mover, other = players if first_to_move else players[::-1]
+    winner = None if result == score.DRAW else mover if result > 0 else other
+    return Solution(
+        score.value(result),
+        winner,
+        score.plies(result, game.cells_left(root)),
+        tuple(move_form(cell) for cell in best_moves(game, root)),
+        tuple(move_form(cell) for cell in line),
+        game.nodes,
+    )
+
+
+def plies(game: Game[Position], root: Position) -> int:
+    return score.plies(game.score(root), game.cells_left(root))
+
+
+def analyze(
+    game: Game[Position], root: Position, move_form: Callable[[int], Move]
+) -> dict[Move, tuple[int, int]]:
+    """{move: (value for the player making it, plies from now with it)} for every legal move."""
+    answers = {}
+    for cell in game.moves(root):
+        child = game.play(root, cell)
+        result = game.score(child)
+        answers[move_form(cell)] = (
+            -score.value(result),
+            1 + score.plies(result, game.cells_left(child)),
+        )
+    return answers
+
+
+def best_move(game: Game[Position], root: Position) -> int | None:
+    best = best_moves(game, root)
+    return best[0] if best else None

@@ -1,0 +1,197 @@
+//! The one solution driver every game uses: given a game's exact search, it finds every best
+//! move, one optimal line and each move's own value and plies. A game supplies its rules and
+//! its search through [`Search`]; nothing here knows which game it is.
+
+use crate::engine::budget::Stop;
+use crate::engine::score::{self, Score};
+use crate::engine::window::cells_of;
+
+/// The two players, in the order they move at the start of a game (X / A first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+}
+
+/// The answer for one position under perfect play (the scoring rule in `score.rs`). Moves are
+/// cells (`row * cols + col`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// +1 the side to move wins, 0 draw, -1 it loses.
+    pub value: i8,
+    /// Who wins, `None` for a draw.
+    pub winner: Option<Player>,
+    /// Moves still played.
+    pub plies: u32,
+    /// Every move that keeps both the value and the plies optimal, ascending.
+    pub best_moves: Vec<u8>,
+    /// One optimal game from here: at each turn the first of that turn's best moves.
+    pub line: Vec<u8>,
+    /// Search nodes visited (0 when answered from a table).
+    pub nodes: u64,
+}
+
+/// One legal move's answer: its value for the player making it, and the plies still played
+/// from now with that move (the move included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveAnswer {
+    pub cell: u8,
+    pub value: i8,
+    pub plies: u32,
+}
+
+/// A game's exact search, as the driver needs it. Scores follow `score.rs`, from the side to
+/// move's point of view.
+pub trait Search {
+    type Position: Copy;
+
+    /// The legal moves as a set of cells (empty once the game is over).
+    fn moves(&self, position: &Self::Position) -> u64;
+    /// The position after the side to move plays `cell`.
+    fn play(&self, position: &Self::Position, cell: u8) -> Self::Position;
+    /// The cells a position still has to use up (what plies are counted from).
+    fn cells_left(&self, position: &Self::Position) -> u32;
+    /// The exact score.
+    fn exact_score(&mut self, position: &Self::Position) -> Result<Score, Stop>;
+    /// The exact score when it lies in (alpha, beta), otherwise a bound on the side the window
+    /// was missed (fail-soft).
+    fn window_score(
+        &mut self,
+        position: &Self::Position,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Score, Stop>;
+    /// Nodes visited so far.
+    fn nodes(&self) -> u64;
+}
+
+/// How the search's cells relate to the caller's: a search may run on a mirror image of the
+/// caller's position. `to_caller` turns a search cell back; answers are sorted in the caller's
+/// numbering, so the line's tie-break does not depend on the image searched.
+pub trait Orientation {
+    fn to_caller(&self, cell: u8) -> u8;
+}
+
+/// The caller's own orientation.
+pub struct AsGiven;
+
+impl Orientation for AsGiven {
+    fn to_caller(&self, cell: u8) -> u8 {
+        cell
+    }
+}
+
+/// Is `cell` a best move of a position whose exact score is `score`? The child scores at
+/// least `-score`; a null window around it tells whether exactly.
+fn is_best<S: Search>(
+    search: &mut S,
+    position: &S::Position,
+    cell: u8,
+    score: Score,
+) -> Result<bool, Stop> {
+    let child = search.play(position, cell);
+    Ok(search.window_score(&child, -score, -score + 1)? <= -score)
+}
+
+/// The legal moves in the caller's order (search cells).
+fn moves_in_caller_order<S: Search>(
+    search: &S,
+    position: &S::Position,
+    orientation: &impl Orientation,
+) -> Vec<u8> {
+    let mut moves: Vec<u8> = cells_of(search.moves(position)).collect();
+    moves.sort_unstable_by_key(|&cell| orientation.to_caller(cell));
+    moves
+}
+
+/// Solves `root`, whose side to move is `to_move`.
+pub fn solve<S: Search>(
+    search: &mut S,
+    root: &S::Position,
+    to_move: Player,
+    orientation: &impl Orientation,
+) -> Result<Solution, Stop> {
+    let score = search.exact_score(root)?;
+    let mut best_moves = Vec::new();
+    for cell in moves_in_caller_order(search, root, orientation) {
+        if is_best(search, root, cell, score)? {
+            best_moves.push(orientation.to_caller(cell));
+        }
+    }
+    // The line: at every turn the first best move in the caller's order.
+    let mut line = Vec::new();
+    let (mut position, mut here) = (*root, score);
+    'turns: loop {
+        for cell in moves_in_caller_order(search, &position, orientation) {
+            if is_best(search, &position, cell, here)? {
+                line.push(orientation.to_caller(cell));
+                position = search.play(&position, cell);
+                here = -here;
+                continue 'turns;
+            }
+        }
+        break;
+    }
+    let winner = match score.signum() {
+        0 => None,
+        1 => Some(to_move),
+        _ => Some(to_move.other()),
+    };
+    Ok(Solution {
+        value: score::value(score),
+        winner,
+        plies: score::plies(score, search.cells_left(root)),
+        best_moves,
+        line,
+        nodes: search.nodes(),
+    })
+}
+
+/// The plies still played from `root` under perfect play (the judge's answer for footholds).
+pub fn plies<S: Search>(search: &mut S, root: &S::Position) -> Result<u32, Stop> {
+    let score = search.exact_score(root)?;
+    Ok(score::plies(score, search.cells_left(root)))
+}
+
+/// Every legal move's answer, in the caller's order.
+pub fn analyze<S: Search>(
+    search: &mut S,
+    root: &S::Position,
+    orientation: &impl Orientation,
+) -> Result<Vec<MoveAnswer>, Stop> {
+    let mut answers = Vec::new();
+    for cell in moves_in_caller_order(search, root, orientation) {
+        let child = search.play(root, cell);
+        let score = search.exact_score(&child)?;
+        answers.push(MoveAnswer {
+            cell: orientation.to_caller(cell),
+            value: -score::value(score),
+            plies: 1 + score::plies(score, search.cells_left(&child)),
+        });
+    }
+    Ok(answers)
+}
+
+/// The first best move in the caller's order, `None` once the game is over.
+pub fn best_move<S: Search>(
+    search: &mut S,
+    root: &S::Position,
+    orientation: &impl Orientation,
+) -> Result<Option<u8>, Stop> {
+    let score = search.exact_score(root)?;
+    for cell in moves_in_caller_order(search, root, orientation) {
+        if is_best(search, root, cell, score)? {
+            return Ok(Some(orientation.to_caller(cell)));
+        }
+    }
+    Ok(None)
+}

@@ -1,0 +1,10 @@
+//! What every game's search shares: the scoring rule, the node budget, the transposition
+//! table, the search window, the errors, and the generic driver that turns a game's search into
+//! a [`driver::Solution`] and an analysis.
+
+pub mod budget;
+pub mod driver;
+pub mod error;
+pub mod score;
+pub mod table;
+pub mod window;

@@ -1,0 +1,5 @@
+//! One folder a game: its rules and parsing, its search, its plain reference search.
+
+pub mod footholds;
+pub mod mnk;
+pub mod tictactoe;

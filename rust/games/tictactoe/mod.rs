@@ -1,0 +1,211 @@
+//! Tic-tac-toe, the (3,3,3) m,n,k-game: its board forms, the questions only it asks (who wins,
+//! valid final boards) and batch lookups. Every answer comes from the solved (3,3,3) table of
+//! the m,n,k game (`games/mnk/solved.rs`), by the board's base-3 code.
+
+pub mod batch;
+
+use crate::engine::driver::{self, AsGiven, MoveAnswer, Player, Solution};
+use crate::engine::error::{Result, malformed};
+use crate::engine::score;
+use crate::games::mnk::Board;
+use crate::games::mnk::solved::{self, CELLS, POW3, code_of_board, table};
+use crate::input::grid::CellReader;
+use crate::input::marks::{EMPTY, MarkReader, O, X};
+use crate::input::{Item, board_type_error};
+
+/// Per-character class for the text fast path: 0..=2 a symbol mark, 3..=5 a digit mark plus 3,
+/// `SEPARATOR`, or `OTHER` (any other byte, including every byte of a non-ASCII character).
+static CHAR_CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    class[b'x' as usize] = X;
+    class[b'X' as usize] = X;
+    class[b'o' as usize] = O;
+    class[b'O' as usize] = O;
+    class[b'.' as usize] = EMPTY;
+    class[b'-' as usize] = EMPTY;
+    class[b'_' as usize] = EMPTY;
+    class[b'0' as usize] = 3 + EMPTY;
+    class[b'1' as usize] = 3 + X;
+    class[b'2' as usize] = 3 + O;
+    let separators = [b' ', b'\t', b'\n', b'\r', 0x0b, 0x0c, b'/', b'|', b','];
+    let mut i = 0;
+    while i < separators.len() {
+        class[separators[i] as usize] = SEPARATOR;
+        i += 1;
+    }
+    class
+};
+const SEPARATOR: u8 = 6;
+const OTHER: u8 = 7;
+
+/// The code of a board given as text. Well-formed text is read in one pass over its bytes;
+/// anything else goes to the general reader, which names the problem.
+pub fn code_of_text(text: &str) -> Result<usize> {
+    let mut code = 0u32;
+    let mut cells = 0usize;
+    let mut alphabets = 0u8;
+    for &byte in text.as_bytes() {
+        let class = CHAR_CLASS[byte as usize];
+        if class == SEPARATOR {
+            continue;
+        }
+        if class == OTHER || cells == CELLS {
+            return code_of(&Item::Text(text.into()));
+        }
+        alphabets |= 1 << (class / 3);
+        code += (class % 3) as u32 * POW3[cells];
+        cells += 1;
+    }
+    if cells != CELLS || alphabets == 3 {
+        return code_of(&Item::Text(text.into()));
+    }
+    Ok(code as usize)
+}
+
+/// The code of a board: 9 cells of text, a sequence of 9 cells, or 3 rows of 3.
+pub fn code_of(board: &Item) -> Result<usize> {
+    let mut reader = MarkReader::default();
+    let mut marks = Vec::with_capacity(CELLS);
+    match board {
+        Item::Text(text) => {
+            let cells = reader.read_text(text, &mut marks)?;
+            if cells != CELLS {
+                return malformed!("board has {cells} cells, expected 9");
+            }
+        }
+        Item::Seq(items) if items.len() == CELLS => {
+            for cell in items {
+                marks.push(reader.read_cell(cell)?);
+            }
+        }
+        Item::Seq(rows) if rows.len() == 3 => {
+            for (index, row) in rows.iter().enumerate() {
+                let cells = reader.read_row(row, &mut marks)?;
+                if cells != 3 {
+                    return malformed!("row {index} has {cells} cells, expected 3");
+                }
+            }
+        }
+        Item::Seq(_) | Item::Long(_) => {
+            return malformed!(
+                "board must have 9 cells or 3 rows of 3, got a sequence of {} items",
+                board.sequence_len().unwrap_or(0)
+            );
+        }
+        other => return Err(board_type_error(other)),
+    }
+    Ok(code_of_board(Board::from_marks(&marks)))
+}
+
+/// Who wins from a position under perfect play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    X,
+    O,
+    Draw,
+}
+
+fn to_move_of(code: usize) -> Player {
+    if solved::board_of_code(code).x_to_move() {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
+/// +1 the side to move wins, 0 draw, -1 it loses.
+pub fn value(code: usize) -> Result<i8> {
+    Ok(score::value(table().legal_score(code)?))
+}
+
+/// Who moves next: `None` once the game is over.
+pub fn to_move(code: usize) -> Result<Option<Player>> {
+    table().legal_score(code)?;
+    Ok((!table().is_final(code)).then(|| to_move_of(code)))
+}
+
+pub fn outcome(code: usize) -> Result<Outcome> {
+    let value = value(code)?;
+    let x_to_move = to_move_of(code) == Player::First;
+    Ok(match value {
+        0 => Outcome::Draw,
+        v if (v > 0) == x_to_move => Outcome::X,
+        _ => Outcome::O,
+    })
+}
+
+pub fn is_reachable(code: usize) -> bool {
+    table().is_reachable(code)
+}
+
+/// Reachable and final (a line, or a full board).
+pub fn is_valid_final(code: usize) -> bool {
+    table().is_final(code)
+}
+
+pub fn best_move(code: usize) -> Result<Option<u8>> {
+    table().legal_score(code)?;
+    Ok(u8::try_from(table().best_move[code]).ok())
+}
+
+pub fn solve(code: usize) -> Result<Solution> {
+    table().legal_score(code)?;
+    Ok(driver::solve(
+        &mut table().lookup(),
+        &code,
+        to_move_of(code),
+        &AsGiven,
+    )?)
+}
+
+/// Each legal move with its value for the player making it and the plies from now with it.
+pub fn analyze(code: usize) -> Result<Vec<MoveAnswer>> {
+    table().legal_score(code)?;
+    Ok(driver::analyze(&mut table().lookup(), &code, &AsGiven)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::games::mnk::solved::CODES;
+
+    #[test]
+    fn table_facts() {
+        let legal: Vec<usize> = (0..CODES).filter(|&c| is_reachable(c)).collect();
+        assert_eq!(legal.len(), 5478);
+        let finals: Vec<usize> = legal
+            .iter()
+            .copied()
+            .filter(|&c| is_valid_final(c))
+            .collect();
+        assert_eq!(finals.len(), 958);
+        let count = |wanted| finals.iter().filter(|&&c| outcome(c) == Ok(wanted)).count();
+        assert_eq!(
+            (count(Outcome::X), count(Outcome::O), count(Outcome::Draw)),
+            (626, 316, 16)
+        );
+        let empty = solve(0).unwrap();
+        assert_eq!(
+            (empty.value, empty.plies, empty.best_moves.len()),
+            (0, 9, 9)
+        );
+        assert_eq!(empty.line.len(), 9);
+    }
+
+    #[test]
+    fn fast_text_path_agrees_with_the_reader() {
+        for text in [
+            "xxo/oo./x..",
+            "120 000 000",
+            "x........",
+            "xxo oo. x..",
+            "x1.......",
+            "xq",
+            "",
+        ] {
+            let slow = code_of(&Item::Text(text.into()));
+            assert_eq!(code_of_text(text), slow, "{text}");
+        }
+    }
+}

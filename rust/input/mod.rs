@@ -1,0 +1,101 @@
+//! How boards arrive: the argument reduced to plain data ([`Item`]), separators and rows of
+//! text, the limits every game shares, and the readers built from them (`marks`, `grid`).
+//!
+//! * Text: cells are single characters; ASCII whitespace, `/`, `|` and `,` are separators.
+//!   Multi-row boards (m,n,k and footholds) break rows at `/` and newlines; blank rows are
+//!   dropped.
+//! * A sequence of more than [`MAX_CELLS`] items is never a board, a row or a location: it
+//!   arrives as [`Item::Long`] with its length alone, so a huge argument is rejected by its
+//!   length before anything in it is converted.
+
+pub mod grid;
+pub mod marks;
+
+use crate::engine::error::Error;
+use std::borrow::Cow;
+
+/// Most cells a board may have: one bit each in a `u64`.
+pub const MAX_CELLS: usize = 64;
+
+/// A board argument reduced to what parsing needs (built by the Python layer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item<'a> {
+    Bool(bool),
+    Int(i64),
+    /// An int outside the `i64` range.
+    BigInt,
+    Text(Cow<'a, str>),
+    /// A sequence (list, tuple, numpy array, ...). Nested deeper than parsing looks, it arrives
+    /// with its items left out: an item of a cell is never inspected.
+    Seq(Vec<Item<'a>>),
+    /// A sequence of more than [`MAX_CELLS`] items, by its length: its items are not read.
+    Long(usize),
+    /// Anything else, by its type name.
+    Other(String),
+}
+
+impl Item<'_> {
+    /// The word naming this item's type in error messages.
+    pub fn type_word(&self) -> &str {
+        match self {
+            Item::Bool(_) => "bool",
+            Item::Int(_) | Item::BigInt => "int",
+            Item::Text(_) => "str",
+            Item::Seq(_) | Item::Long(_) => "sequence",
+            Item::Other(name) => name,
+        }
+    }
+
+    /// The number of items of a sequence (`None` for anything else).
+    pub fn sequence_len(&self) -> Option<usize> {
+        match self {
+            Item::Seq(items) => Some(items.len()),
+            Item::Long(len) => Some(*len),
+            _ => None,
+        }
+    }
+}
+
+/// Characters skipped between cells.
+pub fn is_separator(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' | '/' | '|' | ','
+    )
+}
+
+/// The rows of a multi-row text board, blank rows dropped.
+pub fn text_rows(text: &str) -> impl Iterator<Item = &str> {
+    text.split(['/', '\n', '\r'])
+        .filter(|row| !row.chars().all(is_separator))
+}
+
+/// A character as error messages show it: `'q'` when printable ASCII, else `U+00E9`.
+pub fn describe_char(c: char) -> String {
+    if c.is_ascii_graphic() {
+        format!("'{c}'")
+    } else {
+        format!("U+{:04X}", c as u32)
+    }
+}
+
+pub fn cell_type_error(cell: &Item) -> Error {
+    Error::WrongType(format!(
+        "cell must be an int or a one-character str, not {}",
+        cell.type_word()
+    ))
+}
+
+pub fn row_type_error(row: &Item) -> Error {
+    Error::WrongType(format!(
+        "row must be a str or a sequence of cells, not {}",
+        row.type_word()
+    ))
+}
+
+pub fn board_type_error(board: &Item) -> Error {
+    Error::WrongType(format!(
+        "board must be a str or a sequence, not {}",
+        board.type_word()
+    ))
+}

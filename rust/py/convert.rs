@@ -1,0 +1,318 @@
+//! Conversions every game's bindings share: arguments to plain data, core errors to Python
+//! exceptions, scalar arguments, solutions and analyses back to Python, and running a search
+//! without the GIL while polling for Ctrl-C.
+
+use crate::engine::budget::{Budget, Stop};
+use crate::engine::driver::{MoveAnswer, Player, Solution};
+use crate::engine::error::Error;
+use crate::input::{Item, MAX_CELLS};
+use pyo3::exceptions::{
+    PyException, PyKeyboardInterrupt, PyMemoryError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyList, PyMemoryView, PySequence, PyString,
+    PyTuple, PyType,
+};
+use std::borrow::Cow;
+
+/// The deepest level whose items a parser inspects (board, rows, cells).
+const MAX_DEPTH: usize = 2;
+
+/// How many array-likes may unwrap into one another (`tolist()` returning another array-like)
+/// before the argument is taken for what it is: bounds the conversion of self-referential
+/// objects.
+const MAX_UNWRAPS: usize = 4;
+
+pyo3::import_exception!(perfectplay.errors, IllegalPosition);
+pyo3::import_exception!(perfectplay.errors, SearchLimitExceeded);
+
+/// The Python exception for a core error. `interrupt` is the exception a poll caught (Ctrl-C).
+pub fn to_py_err(error: Error, interrupt: Option<PyErr>) -> PyErr {
+    match error {
+        Error::Malformed(message) => PyValueError::new_err(message),
+        Error::WrongType(message) => PyTypeError::new_err(message),
+        Error::Illegal(message) => IllegalPosition::new_err(message),
+        Error::Stopped(Stop::Interrupted) => {
+            interrupt.unwrap_or_else(|| PyKeyboardInterrupt::new_err("search interrupted"))
+        }
+        stopped @ Error::Stopped(Stop::NodeLimit(_)) => {
+            SearchLimitExceeded::new_err(stopped.to_string())
+        }
+        failure @ Error::OutOfMemory(_) => PyMemoryError::new_err(failure.to_string()),
+    }
+}
+
+pub fn err(error: Error) -> PyErr {
+    to_py_err(error, None)
+}
+
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|name| name.to_string())
+        .unwrap_or_else(|_| "object".to_owned())
+}
+
+pub fn type_is_bytes_like(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyMemoryView>()
+}
+
+/// Reduces a Python argument to an [`Item`] (the twin's `args.to_item` follows the same
+/// rules). An exception raised by the argument's own methods (`tolist`, `__index__`,
+/// `__len__`, `__iter__`, ...) becomes a `TypeError` that names it; `MemoryError` and
+/// exceptions outside `Exception` (Ctrl-C) pass through as they are.
+pub fn to_item(obj: &Bound<'_, PyAny>) -> PyResult<Item<'static>> {
+    let py = obj.py();
+    item_at(obj, 0, 0).map_err(|error| {
+        if !error.is_instance_of::<PyException>(py) || error.is_instance_of::<PyMemoryError>(py) {
+            return error;
+        }
+        let reason = error.value(py).to_string();
+        let class = error
+            .get_type(py)
+            .name()
+            .map_or_else(|_| "Exception".to_owned(), |name| name.to_string());
+        let wrapped =
+            PyTypeError::new_err(format!("the argument could not be read: {class}: {reason}"));
+        wrapped.set_cause(py, Some(error));
+        wrapped
+    })
+}
+
+fn int_item(int: &Bound<'_, PyAny>) -> Item<'static> {
+    int.extract::<i64>().map_or(Item::BigInt, Item::Int)
+}
+
+/// `depth`: the level of sequences above this object (board, rows, cells); `unwraps`: how
+/// many array-likes unwrapped into this one.
+fn item_at(obj: &Bound<'_, PyAny>, depth: usize, unwraps: usize) -> PyResult<Item<'static>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        return Ok(Item::Text(Cow::Owned(text.to_string_lossy().into_owned())));
+    }
+    if let Ok(flag) = obj.cast::<PyBool>() {
+        return Ok(Item::Bool(flag.is_true()));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(int_item(obj));
+    }
+    if type_is_bytes_like(obj) {
+        return Ok(Item::Other(type_name(obj)));
+    }
+    // Lists and tuples, the common case, are read by index: no iterator object.
+    if let Ok(list) = obj.cast::<PyList>() {
+        return sequence_item(list.iter(), list.len(), depth);
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return sequence_item(tuple.iter(), tuple.len(), depth);
+    }
+    if obj.cast::<PySequence>().is_ok() {
+        let len = obj.len()?;
+        if len > MAX_CELLS {
+            return Ok(Item::Long(len));
+        }
+        if depth >= MAX_DEPTH {
+            return Ok(Item::Seq(Vec::new()));
+        }
+        // `len()` may lie: read one item past the most any board has, never more.
+        let mut items = Vec::new();
+        for item in obj.try_iter()? {
+            if items.len() == MAX_CELLS {
+                return Ok(Item::Long(MAX_CELLS + 1));
+            }
+            items.push(item_at(&item?, depth + 1, 0)?);
+        }
+        return Ok(Item::Seq(items));
+    }
+    if obj.hasattr("tolist")? && obj.hasattr("shape")? {
+        if unwraps >= MAX_UNWRAPS {
+            return Ok(Item::Other(type_name(obj)));
+        }
+        return item_at(&obj.call_method0("tolist")?, depth, unwraps + 1);
+    }
+    if obj.hasattr("__index__")? {
+        return Ok(int_item(&obj.call_method0("__index__")?));
+    }
+    Ok(Item::Other(type_name(obj)))
+}
+
+/// The [`Item`] of a list or tuple's `len` items.
+fn sequence_item<'py>(
+    items: impl Iterator<Item = Bound<'py, PyAny>>,
+    len: usize,
+    depth: usize,
+) -> PyResult<Item<'static>> {
+    if len > MAX_CELLS {
+        return Ok(Item::Long(len));
+    }
+    if depth >= MAX_DEPTH {
+        return Ok(Item::Seq(Vec::new()));
+    }
+    let mut converted = Vec::with_capacity(len);
+    for item in items {
+        converted.push(item_at(&item, depth + 1, 0)?);
+    }
+    Ok(Item::Seq(converted))
+}
+
+/// A validator of the twin's `perfectplay._pure.args`: the rules for unusual scalar arguments
+/// are written once, there, and both backends call them.
+fn validator<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    static ARGS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let module = ARGS.get_or_try_init(py, || {
+        PyResult::Ok(py.import("perfectplay._pure.args")?.unbind())
+    })?;
+    module.bind(py).getattr(name)
+}
+
+fn is_plain_int(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_exact_instance_of::<PyInt>()
+}
+
+/// An integer argument (`k`, `rows`, ...): an int or anything with `__index__`, never a bool.
+/// Beyond the i128 range it saturates: such a value is out of every range anyway.
+pub fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
+    let int = if is_plain_int(obj) {
+        obj.clone()
+    } else {
+        validator(obj.py(), "int_arg")?.call1((obj, name))?
+    };
+    Ok(int.extract::<i128>().unwrap_or_else(|_| {
+        if int.lt(0).unwrap_or(false) {
+            i128::MIN
+        } else {
+            i128::MAX
+        }
+    }))
+}
+
+/// A `node_limit=` argument: None or a positive integer; beyond u64 it is no limit.
+pub fn node_limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(limit) = limit.filter(|l| !l.is_none()) else {
+        return Ok(None);
+    };
+    if let (true, Ok(n @ 1..)) = (is_plain_int(limit), limit.extract::<u64>()) {
+        return Ok(Some(n));
+    }
+    let checked = validator(limit.py(), "node_limit")?.call1((limit,))?;
+    Ok(Some(checked.extract::<u64>().unwrap_or(u64::MAX)))
+}
+
+/// A `table_mb=` argument in bytes: None, or a number of MiB the twin's validator accepts.
+pub fn table_mb_arg(table_mb: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(table_mb) = table_mb.filter(|t| !t.is_none()) else {
+        return Ok(None);
+    };
+    let megabytes: f64 = validator(table_mb.py(), "table_mb")?
+        .call1((table_mb,))?
+        .extract()?;
+    Ok(Some((megabytes * (1u64 << 20) as f64) as usize))
+}
+
+fn solution_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static SOLUTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    SOLUTION.import(py, "perfectplay._types", "Solution")
+}
+
+/// How a game shows its players and moves in Python.
+pub struct Names<P> {
+    /// The winner's name for the first and the second player.
+    pub players: [&'static str; 2],
+    /// A move (a cell) in its Python form.
+    pub to_move: P,
+}
+
+impl<P> Names<P> {
+    pub fn player(&self, player: Player) -> &'static str {
+        match player {
+            Player::First => self.players[0],
+            Player::Second => self.players[1],
+        }
+    }
+}
+
+/// Builds a `perfectplay.Solution`.
+pub fn to_solution<'py, M, P>(
+    py: Python<'py>,
+    solution: Solution,
+    names: &Names<P>,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    P: Fn(u8) -> M,
+    M: IntoPyObject<'py>,
+{
+    let best_moves = PyTuple::new(py, solution.best_moves.iter().map(|&c| (names.to_move)(c)))?;
+    let line = PyTuple::new(py, solution.line.iter().map(|&c| (names.to_move)(c)))?;
+    solution_type(py)?.call1((
+        solution.value,
+        solution.winner.map(|player| names.player(player)),
+        solution.plies,
+        best_moves,
+        line,
+        solution.nodes,
+    ))
+}
+
+/// `{move: (value for the player making it, plies from now with it)}`.
+pub fn to_analysis<'py, M, P>(
+    py: Python<'py>,
+    answers: Vec<MoveAnswer>,
+    names: &Names<P>,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    P: Fn(u8) -> M,
+    M: IntoPyObject<'py>,
+{
+    let result = PyDict::new(py);
+    for answer in answers {
+        result.set_item((names.to_move)(answer.cell), (answer.value, answer.plies))?;
+    }
+    Ok(result)
+}
+
+/// Runs a search without the GIL, polling for signals when on the main thread; a pending
+/// exception (KeyboardInterrupt) stops the search and is raised. Signals reach only the main
+/// thread, so a search in another thread runs to its end or its node limit.
+pub fn search_detached<T: Send>(
+    py: Python<'_>,
+    node_limit: Option<u64>,
+    search: impl FnOnce(&mut Budget) -> crate::engine::error::Result<T> + Send,
+) -> PyResult<T> {
+    let main_thread = is_main_thread(py)?;
+    let mut interrupt: Option<PyErr> = None;
+    let result = py.detach(|| {
+        let mut poll = || {
+            main_thread
+                && Python::attach(|py| match py.check_signals() {
+                    Ok(()) => false,
+                    Err(pending) => {
+                        interrupt = Some(pending);
+                        true
+                    }
+                })
+        };
+        let mut budget = Budget::new(node_limit, &mut poll);
+        search(&mut budget)
+    });
+    result.map_err(|error| to_py_err(error, interrupt))
+}
+
+fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let current = threading.call_method0("current_thread")?;
+    let main = threading.call_method0("main_thread")?;
+    Ok(current.is(&main))
+}
+
+/// Prefixes an exception's message with the batch row it concerns, keeping its class.
+pub fn with_row(py: Python<'_>, error: PyErr, row: usize) -> PyErr {
+    let message = format!("row {row}: {}", error.value(py));
+    let class = error.get_type(py);
+    match class.call1((message,)) {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(_) => error,
+    }
+}

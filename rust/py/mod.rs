@@ -1,0 +1,39 @@
+//! The only code that knows Python: one file per game binds its functions into a submodule of
+//! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, and the private `_testing`), and
+//! `convert` holds what they share. Result types and exception classes are the Python
+//! package's own (`perfectplay._types`, `perfectplay.errors`), so both backends return and
+//! raise the very same classes.
+
+mod convert;
+mod footholds;
+mod mnk;
+mod testing;
+mod tictactoe;
+
+use pyo3::prelude::*;
+
+/// Adds `perfectplay._core.<name>` and registers it in `sys.modules`, so it imports like any
+/// submodule.
+fn add_submodule(
+    parent: &Bound<'_, PyModule>,
+    name: &str,
+    register: fn(&Bound<'_, PyModule>) -> PyResult<()>,
+) -> PyResult<()> {
+    let py = parent.py();
+    let module = PyModule::new(py, name)?;
+    register(&module)?;
+    parent.add_submodule(&module)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item(format!("perfectplay._core.{name}"), &module)?;
+    Ok(())
+}
+
+#[pymodule]
+fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    add_submodule(module, "tictactoe", tictactoe::register)?;
+    add_submodule(module, "mnk", mnk::register)?;
+    add_submodule(module, "footholds", footholds::register)?;
+    add_submodule(module, "_testing", testing::register)?;
+    Ok(())
+}

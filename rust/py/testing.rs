@@ -1,0 +1,62 @@
+//! `perfectplay._core._testing`: the plain reference searches and a table build, for the
+//! tests and benchmarks only (not part of the public API or its stub).
+
+use crate::engine::error::Error;
+use crate::games::footholds::plain;
+use crate::games::mnk::{self, Query, exhaustive, solved};
+use crate::py::convert::{err, int_arg, search_detached, to_item};
+use crate::py::footholds::Call;
+use pyo3::prelude::*;
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(backtrack_footholds, module)?)?;
+    module.add_function(wrap_pyfunction!(exhaustive_mnk, module)?)?;
+    module.add_function(wrap_pyfunction!(build_tictactoe_table, module)?)?;
+    Ok(())
+}
+
+/// (value, plies, best moves as (row, col)) from a plain reference search.
+type PlainAnswer = (i8, u32, Vec<(usize, usize)>);
+
+/// Plain judge-style backtracking (no memo, no pruning): ``(value, plies, best_moves)`` from
+/// A's side.
+#[pyfunction]
+#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+fn backtrack_footholds<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    aloc: &Bound<'py, PyAny>,
+    bloc: &Bound<'py, PyAny>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+) -> PyResult<PlainAnswer> {
+    let call = Call::new(board, aloc, bloc, node_limit)?;
+    let result = search_detached(py, call.node_limit, |budget| {
+        plain::backtrack(&call.board, call.a, call.b, budget).map_err(Error::from)
+    })?;
+    let value = if result.a_wins { 1 } else { -1 };
+    Ok((value, result.moves, result.best_moves))
+}
+
+/// The plain exhaustive m,n,k search (no pruning), as ``(value, plies, best_moves)``.
+#[pyfunction]
+fn exhaustive_mnk(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<PlainAnswer> {
+    let grid = mnk::parse_board(&to_item(board)?).map_err(err)?;
+    let query = Query::new(&grid, int_arg(k, "k")?).map_err(err)?;
+    let (value, plies, best) = exhaustive::exhaustive_solve(&query.engine.geometry, query.board);
+    let cols = query.cols();
+    let best = best
+        .into_iter()
+        .map(|cell| (cell as usize / cols, cell as usize % cols))
+        .collect();
+    Ok((value, plies, best))
+}
+
+/// Builds a fresh tic-tac-toe table (as the first query does) and returns its number of legal
+/// positions: the benchmark of the table build.
+#[pyfunction]
+fn build_tictactoe_table() -> usize {
+    let table = solved::build_table();
+    (0..solved::CODES)
+        .filter(|&code| table.is_reachable(code))
+        .count()
+}

@@ -1,0 +1,212 @@
+//! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
+
+use crate::games::mnk::solved::{self, NOT_LEGAL, table};
+use crate::games::tictactoe::batch::{self, BatchError, CellCode};
+use crate::games::tictactoe::{self as game, Outcome};
+use crate::input::Item;
+use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple};
+
+/// The signature of the batch lookups (`lookup_rows`, `lookup_rows_u8`).
+type LookupRows<T> = fn(&[T], &[i8], &mut [i8]) -> Result<(), BatchError>;
+
+const NAMES: Names<fn(u8) -> u8> = Names {
+    players: ["x", "o"],
+    to_move: |cell| cell,
+};
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(value, module)?)?;
+    module.add_function(wrap_pyfunction!(outcome, module)?)?;
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(to_move, module)?)?;
+    module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
+    module.add_function(wrap_pyfunction!(is_valid_final, module)?)?;
+    module.add_function(wrap_pyfunction!(batch_values, module)?)?;
+    module.add_function(wrap_pyfunction!(batch_best_move, module)?)?;
+    Ok(())
+}
+
+/// The table code of a board argument; a str takes the one-pass path.
+fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if let Ok(text) = board.cast::<PyString>() {
+        return match text.to_str() {
+            Ok(text) => game::code_of_text(text),
+            Err(_) => game::code_of(&Item::Text(text.to_string_lossy())),
+        }
+        .map_err(err);
+    }
+    game::code_of(&to_item(board)?).map_err(err)
+}
+
+#[pyfunction]
+fn value(board: &Bound<'_, PyAny>) -> PyResult<i8> {
+    game::value(code(board)?).map_err(err)
+}
+
+#[pyfunction]
+fn outcome(board: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    Ok(match game::outcome(code(board)?).map_err(err)? {
+        Outcome::X => "x",
+        Outcome::O => "o",
+        Outcome::Draw => "draw",
+    })
+}
+
+#[pyfunction]
+fn solve<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let solution = game::solve(code(board)?).map_err(err)?;
+    to_solution(py, solution, &NAMES)
+}
+
+#[pyfunction]
+fn best_move(board: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    game::best_move(code(board)?).map_err(err)
+}
+
+#[pyfunction]
+fn analyze<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let answers = game::analyze(code(board)?).map_err(err)?;
+    to_analysis(py, answers, &NAMES)
+}
+
+#[pyfunction]
+fn to_move(board: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
+    let player = game::to_move(code(board)?).map_err(err)?;
+    Ok(player.map(|player| NAMES.player(player)))
+}
+
+#[pyfunction]
+fn is_reachable(board: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(game::is_reachable(code(board)?))
+}
+
+#[pyfunction]
+fn is_valid_final(board: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(game::is_valid_final(code(board)?))
+}
+
+#[pyfunction]
+fn batch_values<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    lookup_batch(py, boards, &table().value)
+}
+
+#[pyfunction]
+fn batch_best_move<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    lookup_batch(py, boards, &table().best_move)
+}
+
+/// Looks up every row of a batch in `per_code` (the table's values or first best moves).
+fn lookup_batch<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    per_code: &[i8],
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        return lookup_array(py, array, per_code);
+    }
+    let is_sequence = boards.is_instance_of::<PyList>()
+        || boards.is_instance_of::<PyTuple>()
+        || (boards.cast::<PySequence>().is_ok() && !boards.is_instance_of::<PyString>());
+    if !is_sequence || crate::py::convert::type_is_bytes_like(boards) {
+        return Err(PyTypeError::new_err(format!(
+            "boards must be a numpy integer array or a sequence of boards, not {}",
+            type_name(boards)
+        )));
+    }
+    // No capacity from `len()`: a sequence may claim any length.
+    let mut out = Vec::new();
+    for (row, board) in boards.try_iter()?.enumerate() {
+        let code = code(&board?).map_err(|e| with_row(py, e, row))?;
+        let answer = per_code[code];
+        if answer == NOT_LEGAL {
+            return Err(with_row(py, err(solved::illegal_reason(code)), row));
+        }
+        out.push(answer);
+    }
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// Rows of a numpy integer array of shape (N, 9) or (N, 3, 3), read in place without the GIL.
+/// Arrays of another byte order, misaligned or not C-contiguous are copied once into native C
+/// order first.
+fn lookup_array<'py>(
+    py: Python<'py>,
+    array: &Bound<'py, PyUntypedArray>,
+    per_code: &[i8],
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let shape = array.shape().to_vec();
+    let rows = match shape.as_slice() {
+        [rows, 9] | [rows, 3, 3] => *rows,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "boards must have shape (N, 9) or (N, 3, 3), got {shape:?}"
+            )));
+        }
+    };
+    let dtype = array.dtype();
+    let kind: char = dtype.getattr("kind")?.extract()?;
+    if !matches!(kind, 'i' | 'u') {
+        return Err(PyTypeError::new_err(format!(
+            "boards must be an integer array, not {dtype}"
+        )));
+    }
+    let flags = array.getattr("flags")?;
+    let ready = dtype.getattr("isnative")?.is_truthy()?
+        && flags.getattr("aligned")?.is_truthy()?
+        && flags.getattr("c_contiguous")?.is_truthy()?;
+    let native;
+    let array = if ready {
+        array
+    } else {
+        let native_dtype = dtype.call_method1("newbyteorder", ("=",))?;
+        native = numpy::get_array_module(py)?
+            .getattr("ascontiguousarray")?
+            .call1((array, native_dtype))?
+            .cast_into::<PyUntypedArray>()?;
+        &native
+    };
+    macro_rules! try_dtype {
+        ($($t:ty),*) => {$(
+            if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
+                return lookup_typed(py, typed, rows, per_code, batch::lookup_rows);
+            }
+        )*};
+    }
+    if let Ok(typed) = array.cast::<PyArrayDyn<u8>>() {
+        return lookup_typed(py, typed, rows, per_code, batch::lookup_rows_u8);
+    }
+    try_dtype!(i8, u16, i16, u32, i32, u64, i64);
+    Err(PyTypeError::new_err(format!(
+        "boards must be an integer array, not {}",
+        array.dtype()
+    )))
+}
+
+fn lookup_typed<'py, T: CellCode + numpy::Element>(
+    py: Python<'py>,
+    array: &Bound<'py, PyArrayDyn<T>>,
+    rows: usize,
+    per_code: &[i8],
+    lookup: LookupRows<T>,
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
+    let readonly = array.readonly();
+    let cells = readonly
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut out = vec![0i8; rows];
+    py.detach(|| lookup(cells, per_code, &mut out))
+        .map_err(|bad| with_row(py, err(bad.error), bad.row))?;
+    Ok(PyArray1::from_vec(py, out))
+}
