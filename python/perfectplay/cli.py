@@ -34,10 +34,23 @@ class InputError(Exception):
         super().__init__(f"line {line}: {message}")
 
 
-def _numbered(stream: Iterable[str]) -> Iterator[tuple[int, str]]:
-    """(line number, line without its newline) for every line."""
-    for number, line in enumerate(stream, start=1):
+def _numbered(stream: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+    """(line number, line without its newline) for every line of a binary stream, decoded as
+    UTF-8 whatever the locale says, so both backends read the very same text."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(number, f"input is not UTF-8 text (byte {error.start + 1})") from None
         yield number, line.rstrip("\r\n")
+
+
+def _shown(text: str) -> str:
+    """A piece of input quoted in a message: cut short, so a huge bad line is not echoed whole."""
+    text = text.strip()
+    if len(text) <= 40:
+        return repr(text)
+    return f"{text[:40]!r}... ({len(text)} characters)"
 
 
 def _nonblank(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
@@ -48,7 +61,7 @@ def _answer(line: int, query: Callable[..., Any], *args: Any) -> Any:
     """Runs one query, turning a rejected board into an InputError at its line."""
     try:
         return query(*args)
-    except (ValueError, TypeError, SearchLimitExceeded) as error:
+    except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
         raise InputError(line, str(error)) from None
 
 
@@ -63,7 +76,7 @@ def run_tictactoe(lines: Iterator[tuple[int, str]], backend: str, write: Write) 
     try:
         count = int(text)
     except ValueError:
-        raise InputError(number, f"expected the number of boards, got {text.strip()!r}") from None
+        raise InputError(number, f"expected the number of boards, got {_shown(text)}") from None
     if count < 0:
         raise InputError(number, f"the number of boards must not be negative, got {count}")
     for _ in range(count):
@@ -72,7 +85,7 @@ def run_tictactoe(lines: Iterator[tuple[int, str]], backend: str, write: Write) 
             raise InputError(number + 1, "expected a board row, got end of input")
         for number, text in board:
             if len(text.strip()) != 3:
-                raise InputError(number, f"a board row has 3 cells, got {text.strip()!r}")
+                raise InputError(number, f"a board row has 3 cells, got {_shown(text)}")
         text = "/".join(row for _, row in board)
         outcome = _answer(board[0][0], api.outcome, text)
         write("TIE\n" if outcome == "draw" else f"{outcome}\n")
@@ -113,9 +126,11 @@ def run_final(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> N
         if board == "end":
             return
         if len(board) != 9:
-            raise InputError(number, f"a board has 9 characters, got {board!r}")
+            raise InputError(number, f"a board has 9 characters, got {_shown(board)}")
         valid = _answer(number, api.is_valid_final, board)
         write("valid\n" if valid else "invalid\n")
+    # The judge's input ends with "end"; the answers stand, but say that it was missing.
+    print("perfectplay final: warning: the input ended without its 'end' line", file=sys.stderr)
 
 
 def run_footholds(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
@@ -127,6 +142,10 @@ def run_footholds(lines: Iterator[tuple[int, str]], backend: str, write: Write) 
             case = json.loads(text)
         except json.JSONDecodeError as error:
             raise InputError(number, f"invalid JSON: {error.msg}") from None
+        except ValueError as error:  # an integer of more digits than Python converts
+            raise InputError(number, f"invalid JSON: {error}") from None
+        except RecursionError:
+            raise InputError(number, "invalid JSON: nested too deeply") from None
         if not isinstance(case, dict):
             raise InputError(number, "expected a JSON object with board, aloc and bloc")
         missing = [key for key in ("board", "aloc", "bloc") if key not in case]
@@ -142,6 +161,12 @@ COMMANDS: dict[str, tuple[Callable[[Iterator[tuple[int, str]], str, Write], None
     "final": (run_final, "BOJ 7682: is each board a valid final position"),
     "footholds": (run_footholds, "KAKAO 2022 disappearing footholds: total moves"),
 }
+
+
+def _one_line(message: str, most: int = 300) -> str:
+    """A message as one line of at most ``most`` characters."""
+    message = " ".join(message.split())
+    return message if len(message) <= most else message[: most - 3] + "..."
 
 
 def _shape(text: str) -> tuple[int, int]:
@@ -183,8 +208,8 @@ def run_mnk(args: argparse.Namespace) -> int:
             if (board_rows, board_cols) != (rows, cols):
                 raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
             solution = api.solve(args.board, args.k, **limits)
-    except (ValueError, TypeError, SearchLimitExceeded) as error:
-        print(f"perfectplay mnk: {error}", file=sys.stderr)
+    except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
+        print(f"perfectplay mnk: {_one_line(str(error))}", file=sys.stderr)
         return 1
     finally:
         stop.set()
@@ -249,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     run, _ = COMMANDS[args.command]
     name = f"perfectplay {args.command}"
     try:
-        stream: IO[str] = (
-            sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")  # noqa: SIM115
+        stream: IO[bytes] = (
+            sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
         )
     except OSError as error:
         print(f"{name}: cannot read {args.input}: {error.strerror}", file=sys.stderr)
@@ -261,13 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except InputError as error:
         sys.stdout.flush()
-        print(f"{name}: {error}", file=sys.stderr)
+        print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
         return 1
     except ImportError as error:
         print(f"{name}: {error}", file=sys.stderr)
-        return 1
-    except UnicodeDecodeError:
-        print(f"{name}: input is not UTF-8 text", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

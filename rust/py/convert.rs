@@ -134,7 +134,15 @@ fn item_at(obj: &Bound<'_, PyAny>, depth: usize, unwraps: usize) -> PyResult<Ite
         return item_at(&obj.call_method0("tolist")?, depth, unwraps + 1);
     }
     if obj.hasattr("__index__")? {
-        return Ok(int_item(&obj.call_method0("__index__")?));
+        let index = obj.call_method0("__index__")?;
+        if !index.is_instance_of::<PyInt>() {
+            // Python's own rule (operator.index), as the twin applies it.
+            return Err(PyTypeError::new_err(format!(
+                "__index__ returned non-int (type {})",
+                type_name(&index)
+            )));
+        }
+        return Ok(int_item(&index));
     }
     Ok(Item::Other(type_name(obj)))
 }

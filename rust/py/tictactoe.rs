@@ -171,9 +171,12 @@ fn lookup_array<'py>(
         array
     } else {
         let native_dtype = dtype.call_method1("newbyteorder", ("=",))?;
-        native = numpy::get_array_module(py)?
-            .getattr("ascontiguousarray")?
-            .call1((array, native_dtype))?
+        // `require` copies only what must change; `ascontiguousarray` would keep a
+        // contiguous but misaligned array as it is.
+        native = py
+            .import("numpy")?
+            .getattr("require")?
+            .call1((array, native_dtype, ("C_CONTIGUOUS", "ALIGNED")))?
             .cast_into::<PyUntypedArray>()?;
         &native
     };

@@ -1,0 +1,74 @@
+"""Instructions executed per figure of benches/core_figures.py, counted by valgrind's callgrind:
+a measure that a shared machine's noisy clock cannot move, for "is it slower?" questions.
+
+    python benches/instruction_counts.py OLD_PYTHON NEW_PYTHON
+
+Each figure runs in its own process under callgrind, once with the work and once with its
+setup alone (the same hash seed in both); the difference, divided by the repetitions, is the
+count for one operation.
+Needs valgrind (Debian package ``valgrind``). Takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+SETUP = """
+import numpy as np
+from perfectplay import footholds, mnk, tictactoe
+rows = np.array([[1, 1, 2, 0, 2, 0, 1, 0, 0], [0] * 9, [1] + [0] * 8], np.uint8)
+rows = rows[np.arange(1_000_000) % 3]
+def every_placement(side):
+    board = [[1] * side for _ in range(side)]
+    cells = [(r, c) for r in range(side) for c in range(side)]
+    return sum(footholds.total_moves(board, a, b) for a in cells for b in cells)
+tictactoe.value("x........")
+"""
+
+# (figure, work, repetitions of one operation in the work)
+FIGURES = [
+    ("value(str)", "for _ in range(300_000): tictactoe.value('xxo oo. x..')", 300_000),
+    ("batch_values, 1M uint8 rows", "for _ in range(3): tictactoe.batch_values(rows)", 3),
+    ("footholds 5x5, all 625 placements", "every_placement(5)", 1),
+    ("footholds 6x6, all 1,296 placements", "every_placement(6)", 1),
+    ("mnk (5,5,4) from empty", "mnk.solve_empty(5, 5, 4)", 1),
+]
+
+
+def instructions(python: str, code: str) -> int:
+    result = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", python, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        # A fixed hash seed: with a random one, start-up alone varies by millions of
+        # instructions from process to process.
+        env=dict(os.environ, PYTHONHASHSEED="0"),
+    )
+    match = re.search(r"Collected : (\d+)", result.stderr)
+    if match is None:
+        raise SystemExit(f"no instruction count from valgrind:\n{result.stderr[-2000:]}")
+    return int(match[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("old")
+    parser.add_argument("new")
+    args = parser.parse_args()
+    print(f"{'figure':36} {'old':>16} {'new':>16} {'new/old':>8}")
+    for name, work, repetitions in FIGURES:
+        counts = []
+        for python in (args.old, args.new):
+            base = instructions(python, SETUP)
+            counts.append((instructions(python, SETUP + work) - base) / repetitions)
+        print(f"{name:36} {counts[0]:16,.0f} {counts[1]:16,.0f} {counts[1] / counts[0]:8.3f}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
