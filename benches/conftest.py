@@ -1,19 +1,12 @@
-"""Benchmarks run apart from the tests: `python -m pytest benches` (see README, Benchmarks)."""
+"""Benchmarks run apart from the tests: `python -m pytest benches` (see README, Benchmarks).
+
+This puts tests/ on the path: the benchmarks use the tests' own helpers (tests_support), so
+there is one `in_fresh_thread`, which re-raises what the work raised.
+"""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import TypeVar
+import sys
+from pathlib import Path
 
-T = TypeVar("T")
-
-
-def in_fresh_thread(work: Callable[[], T]) -> T:
-    """Runs `work` in a new thread: the footholds search keeps what it learnt per thread, so
-    this measures a cold start, as a first call in a program sees it."""
-    result: list[T] = []
-    thread = threading.Thread(target=lambda: result.append(work()))
-    thread.start()
-    thread.join()
-    return result[0]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

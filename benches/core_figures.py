@@ -14,40 +14,19 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import threading
 import time
 import timeit
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 
 from perfectplay import footholds, mnk, tictactoe
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from footholds_boards import placements
-
-T = TypeVar("T")
-
-
-def in_fresh_thread(work: Callable[[], T]) -> T:
-    """Runs `work` in a new thread and returns its result, or raises what it raised."""
-    outcome: list[T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            outcome.append(work())
-        except BaseException as error:  # handed back to the caller
-            failure.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return outcome[0]
+from tests_support import in_fresh_thread
 
 
 def timed(work: Callable[[], object], rounds: int) -> list[float]:

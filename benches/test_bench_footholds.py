@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from conftest import in_fresh_thread
 from footholds_boards import placements
 from perfectplay._backend import implementation
 from perfectplay._core import _testing
+from tests_support import in_fresh_thread
 
 RUST = implementation("footholds", "rust")
 PYTHON = implementation("footholds", "python")

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from conftest import in_fresh_thread
 from perfectplay._backend import implementation
+from tests_support import in_fresh_thread
 
 RUST = implementation("mnk", "rust")
 PYTHON = implementation("mnk", "python")

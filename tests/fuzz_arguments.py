@@ -148,7 +148,7 @@ SPECIALS: list[Callable[[], Any]] = [
     self_array, self_list, lambda: 2**4000, lambda: -(2**70), lambda: 10**12,
     lambda: float("nan"), lambda: float("inf"), lambda: None, lambda: {"a": 1},
     lambda: b"xo.", lambda: bytearray(b"123"), lambda: memoryview(b"012012012"),
-    lambda: memoryview(np.zeros((3, 3), np.uint8)), lambda: range(10**12),
+    lambda: np.zeros((3, 3), np.uint8).data, lambda: range(10**12),
     lambda: [[0] * 10**5] * 3, lambda: "x" * 10**5, lambda: "\ud800" * 9,
     lambda: np.int64(3), lambda: np.float32(1.0),
 ]  # fmt: skip

@@ -11,18 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance import outcome_of
 from perfectplay import IllegalPosition
 from tests_support import play
 
 ALL_BOARDS = ["".join(cells) for cells in itertools.product(".xo", repeat=9)]
-
-
-def outcome_of(function: Any, *args: Any) -> tuple[str, Any]:
-    """("ok", result) or ("raises", exception class): what both backends must agree on."""
-    try:
-        return ("ok", function(*args))
-    except (ValueError, TypeError) as error:
-        return ("raises", type(error))
 
 
 def test_every_board_gets_the_same_answers(rust_ttt: Any, python_ttt: Any) -> None:
@@ -199,5 +192,8 @@ def test_batches_fail_alike(
         assert rust == python
 
 
-def test_illegal_position_is_a_value_error() -> None:
-    assert issubclass(IllegalPosition, ValueError)
+def test_illegal_position_is_a_value_error_on_both_backends(rust_ttt: Any, python_ttt: Any) -> None:
+    for api in (rust_ttt, python_ttt):
+        with pytest.raises(IllegalPosition) as raised:
+            api.value("xxx/oo./o..")
+        assert isinstance(raised.value, ValueError) and type(raised.value) is IllegalPosition

@@ -56,7 +56,7 @@ pub struct Table {
 }
 
 /// Bytes one entry takes.
-pub const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+pub const SLOT_BYTES: usize = size_of::<Slot>();
 
 /// Tables this large ask the system for 2 MiB pages: a probe is a random access, and with
 /// 4 KiB pages most probes of a big table also miss the TLB.
@@ -150,7 +150,7 @@ impl Table {
             .iter()
             .find(|slot| slot.bound != 0 && slot.key == key)?;
         Some(Stored {
-            score: slot.score as Score,
+            score: Score::from(slot.score),
             bound: match slot.bound {
                 1 => Bound::Exact,
                 2 => Bound::Lower,

@@ -243,7 +243,7 @@ pub fn parse_board(board: &Item) -> Result<Board> {
         .iter()
         .enumerate()
         .fold(0u64, |mask, (cell, &foothold)| {
-            mask | (foothold as u64) << cell
+            mask | u64::from(foothold) << cell
         });
     Ok(Board::new(grid.rows, grid.cols, footholds))
 }

@@ -154,7 +154,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     fn table_key(&self, position: Position) -> ([u64; 2], u64) {
         let key = [
             position.footholds,
-            position.me as u64 | (position.you as u64) << 8 | self.shape,
+            u64::from(position.me) | u64::from(position.you) << 8 | self.shape,
         ];
         (
             key,
@@ -472,7 +472,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// The walk memo's key of a walk from `start` through `rest`, and its hash.
     #[inline]
     fn walk_key(&self, rest: u64, start: u8) -> ([u64; 2], u64) {
-        let key = [rest, start as u64 | self.shape];
+        let key = [rest, u64::from(start) | self.shape];
         (
             key,
             table::mix(rest ^ key[1].wrapping_mul(0x9e37_79b9_7f4a_7c15)),

@@ -35,7 +35,7 @@ pub fn default_table_bytes(cells: usize) -> usize {
 pub fn usable_table_bytes(cells: usize) -> usize {
     3usize
         .checked_pow(cells as u32)
-        .map_or(usize::MAX, |positions| positions.next_power_of_two())
+        .map_or(usize::MAX, usize::next_power_of_two)
         .saturating_mul(table::SLOT_BYTES)
 }
 
@@ -133,7 +133,7 @@ impl Engine {
         // Twice the distance to the centre, in integers: (2r - (rows - 1))^2 + ...
         let mut centre_order: Vec<u8> = (0..cells as u8).collect();
         centre_order.sort_by_key(|&cell| {
-            let (r, c) = (cell as i64 / cols as i64, cell as i64 % cols as i64);
+            let (r, c) = (i64::from(cell) / cols as i64, i64::from(cell) % cols as i64);
             let (dr, dc) = (2 * r - (rows as i64 - 1), 2 * c - (cols as i64 - 1));
             (dr * dr + dc * dc, cell)
         });
@@ -489,7 +489,7 @@ pub fn engine(rows: usize, cols: usize, k: i128) -> Result<Arc<Engine>, Error> {
     let geometry = Geometry::new(rows, cols, k)?;
     let mut engines = ENGINES
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let same = |g: &Geometry| (g.rows, g.cols, g.k as i128) == (rows, cols, k);
     if let Some(engine) = engines.iter().find(|engine| same(&engine.geometry)) {
         return Ok(Arc::clone(engine));

@@ -69,7 +69,7 @@ pub struct Table {
 impl Memo for Table {
     fn recall(&self, mine: u64, theirs: u64) -> Option<Score> {
         let score = self.score[relative_code(mine, theirs)];
-        (score != NOT_LEGAL).then_some(score as Score)
+        (score != NOT_LEGAL).then_some(Score::from(score))
     }
     fn remember(&mut self, mine: u64, theirs: u64, score: Score, best_moves: u64) {
         let code = relative_code(mine, theirs);
@@ -130,7 +130,7 @@ impl Table {
     pub fn legal_score(&self, code: usize) -> Result<Score, Error> {
         match self.score[code] {
             NOT_LEGAL => Err(illegal_reason(code)),
-            score => Ok(score as Score),
+            score => Ok(Score::from(score)),
         }
     }
 
@@ -177,7 +177,7 @@ impl Search for Lookup {
     }
 
     fn exact_score(&mut self, code: &usize) -> Result<Score, Stop> {
-        Ok(self.0.score[*code] as Score)
+        Ok(Score::from(self.0.score[*code]))
     }
 
     fn window_score(&mut self, code: &usize, _: Score, _: Score) -> Result<Score, Stop> {

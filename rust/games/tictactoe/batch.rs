@@ -33,7 +33,7 @@ pub fn lookup_rows<T: CellCode>(
     cells: &[T],
     per_code: &[i8],
     out: &mut [i8],
-) -> std::result::Result<(), BatchError> {
+) -> Result<(), BatchError> {
     debug_assert_eq!(cells.len(), out.len() * CELLS);
     for (row, (chunk, slot)) in cells.chunks_exact(CELLS).zip(out.iter_mut()).enumerate() {
         let chunk: &[T; CELLS] = chunk.try_into().expect("chunks of 9");
@@ -62,11 +62,7 @@ pub fn lookup_rows<T: CellCode>(
 /// [`lookup_rows`] for the common `uint8` input, eight cells at a time: the bytes of a row are
 /// read as one `u64` and turned into base 3 by pairwise multiply-adds (SWAR), which is several
 /// times fewer instructions than nine separate ones.
-pub fn lookup_rows_u8(
-    cells: &[u8],
-    per_code: &[i8],
-    out: &mut [i8],
-) -> std::result::Result<(), BatchError> {
+pub fn lookup_rows_u8(cells: &[u8], per_code: &[i8], out: &mut [i8]) -> Result<(), BatchError> {
     const LOW_BYTES: u64 = 0x00ff_00ff_00ff_00ff;
     const LOW_PAIRS: u64 = 0x0000_ffff_0000_ffff;
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -77,7 +73,7 @@ pub fn lookup_rows_u8(
         let out_of_range = first & !(ONES * 3) != 0 || first & (first >> 1) & ONES != 0 || last > 2;
         let pairs = (first & LOW_BYTES) + 3 * ((first >> 8) & LOW_BYTES);
         let quads = (pairs & LOW_PAIRS) + 9 * ((pairs >> 16) & LOW_PAIRS);
-        let code = (quads & 0xffff_ffff) + 81 * (quads >> 32) + 6561 * last as u64;
+        let code = (quads & 0xffff_ffff) + 81 * (quads >> 32) + 6561 * u64::from(last);
         let answer = if out_of_range {
             NOT_LEGAL
         } else {

@@ -53,7 +53,7 @@ pub fn code_of_text(text: &str) -> Result<usize> {
             return code_of(&Item::Text(text.into()));
         }
         alphabets |= 1 << (class / 3);
-        code += (class % 3) as u32 * POW3[cells];
+        code += u32::from(class % 3) * POW3[cells];
         cells += 1;
     }
     if cells != CELLS || alphabets == 3 {

@@ -1,0 +1,49 @@
+# The commands a developer runs. `make ci` is what CI runs (bash .ci/run), from a fresh venv.
+PYTHON ?= python
+SHARED ?= ../shared
+
+.PHONY: help dev format lint test test-python test-rust fuzz bench figures ci data
+
+help:
+	@echo "make dev | format | lint | test | test-python | test-rust | fuzz | bench | figures | ci | data"
+
+dev:  ## install the package in place with the development tools
+	$(PYTHON) -m pip install -e '.[dev]'
+
+format:
+	cargo fmt
+	ruff format python tests benches
+	ruff check --fix python tests benches
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --no-default-features -- -D warnings
+	ruff check python tests benches
+	ruff format --check python tests benches
+	mypy
+	$(PYTHON) -m mypy.stubtest perfectplay._core
+
+test-rust:  ## every core without Python
+	cargo test --release --no-default-features
+
+test:  ## both backends, warnings are errors
+	$(PYTHON) -m pytest
+
+test-python:  ## the API tests on the pure twin only
+	PERFECTPLAY_BACKEND=python $(PYTHON) -m pytest
+
+fuzz:  ## the hostile-argument fuzz target, longer than in the test run
+	$(PYTHON) tests/fuzz_arguments.py --examples 5000
+
+bench:
+	$(PYTHON) -m pytest benches/test_bench_tictactoe.py benches/test_bench_mnk.py benches/test_bench_footholds.py -W ignore --benchmark-columns=median,iqr,rounds
+
+figures:  ## the figures a change must not slow down
+	$(PYTHON) benches/core_figures.py
+
+ci:
+	bash .ci/run
+
+data:  ## copy the shared test data (computed by an independent solver) into tests/data
+	cp $(SHARED)/cases/tictactoe.jsonl $(SHARED)/cases/footholds.jsonl $(SHARED)/cases/judge_samples.json tests/data/
