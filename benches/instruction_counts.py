@@ -17,25 +17,35 @@ import re
 import subprocess
 import sys
 
-SETUP = """
-import numpy as np
+GAMES = """
 from perfectplay import footholds, mnk, tictactoe
+tictactoe.value("x........")
+"""
+ARRAYS = (
+    GAMES
+    + """
+import numpy as np
 rows = np.array([[1, 1, 2, 0, 2, 0, 1, 0, 0], [0] * 9, [1] + [0] * 8], np.uint8)
 rows = rows[np.arange(1_000_000) % 3]
+"""
+)
+PLACEMENTS = (
+    GAMES
+    + """
 def every_placement(side):
     board = [[1] * side for _ in range(side)]
     cells = [(r, c) for r in range(side) for c in range(side)]
     return sum(footholds.total_moves(board, a, b) for a in cells for b in cells)
-tictactoe.value("x........")
 """
+)
 
-# (figure, work, repetitions of one operation in the work)
+# (figure, setup, work, repetitions of one operation in the work)
 FIGURES = [
-    ("value(str)", "for _ in range(300_000): tictactoe.value('xxo oo. x..')", 300_000),
-    ("batch_values, 1M uint8 rows", "for _ in range(3): tictactoe.batch_values(rows)", 3),
-    ("footholds 5x5, all 625 placements", "every_placement(5)", 1),
-    ("footholds 6x6, all 1,296 placements", "every_placement(6)", 1),
-    ("mnk (5,5,4) from empty", "mnk.solve_empty(5, 5, 4)", 1),
+    ("value(str)", GAMES, "for _ in range(300_000): tictactoe.value('xxo oo. x..')", 300_000),
+    ("batch_values, 1M uint8 rows", ARRAYS, "for _ in range(3): tictactoe.batch_values(rows)", 3),
+    ("footholds 5x5, all 625 placements", PLACEMENTS, "every_placement(5)", 1),
+    ("footholds 6x6, all 1,296 placements", PLACEMENTS, "every_placement(6)", 1),
+    ("mnk (5,5,4) from empty", GAMES, "mnk.solve_empty(5, 5, 4)", 1),
 ]
 
 
@@ -47,7 +57,8 @@ def instructions(python: str, code: str) -> int:
         check=True,
         # A fixed hash seed: with a random one, start-up alone varies by millions of
         # instructions from process to process.
-        env=dict(os.environ, PYTHONHASHSEED="0"),
+        # BLAS threads spin for a varying while under valgrind: one thread.
+        env=dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1"),
     )
     match = re.search(r"Collected : (\d+)", result.stderr)
     if match is None:
@@ -61,11 +72,11 @@ def main() -> None:
     parser.add_argument("new")
     args = parser.parse_args()
     print(f"{'figure':36} {'old':>16} {'new':>16} {'new/old':>8}")
-    for name, work, repetitions in FIGURES:
+    for name, setup, work, repetitions in FIGURES:
         counts = []
         for python in (args.old, args.new):
-            base = instructions(python, SETUP)
-            counts.append((instructions(python, SETUP + work) - base) / repetitions)
+            base = instructions(python, setup)
+            counts.append((instructions(python, setup + work) - base) / repetitions)
         print(f"{name:36} {counts[0]:16,.0f} {counts[1]:16,.0f} {counts[1] / counts[0]:8.3f}")
         sys.stdout.flush()
 
