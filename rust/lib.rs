@@ -12,15 +12,19 @@ mod input;
 #[cfg(feature = "python")]
 mod py;
 
+pub use engine::batch::{RowResult, run as run_batch};
 pub use engine::budget::{Budget, Stop, unlimited};
-pub use engine::driver::{MoveAnswer, Player, Solution};
+pub use engine::driver::{Label, MoveAnswer, Player, Solution};
 pub use engine::error::{Error, Result};
 pub use input::Item;
 
 /// Tic-tac-toe by board code (see `code_of`): answers from the solved table.
 pub mod tictactoe {
     pub use crate::games::mnk::solved::{CODES, illegal_reason, table};
-    pub use crate::games::tictactoe::batch::{lookup_rows, lookup_rows_u8};
+    pub use crate::games::tictactoe::batch::{
+        CodeOf, Columns, codes_of_rows, codes_of_rows_u8, fill_rows, labels, lookup_rows,
+        lookup_rows_u8,
+    };
     pub use crate::games::tictactoe::{
         Outcome, analyze, best_move, code_of, code_of_text, is_reachable, is_valid_final, outcome,
         solve, to_move, value,
@@ -37,6 +41,6 @@ pub mod mnk {
 /// Disappearing footholds: parse a board and locations, then solve, count or analyze.
 pub mod footholds {
     pub use crate::games::footholds::plain::backtrack;
-    pub use crate::games::footholds::search::{analyze, solve, total_moves};
+    pub use crate::games::footholds::search::{analyze, label, solve, total_moves};
     pub use crate::games::footholds::{parse_board, parse_location};
 }

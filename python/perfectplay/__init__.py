@@ -7,11 +7,12 @@ extension is missing or ``PERFECTPLAY_BACKEND=python``. ``BACKEND`` says which o
 
 from perfectplay import footholds, mnk, tictactoe
 from perfectplay._backend import BACKEND
-from perfectplay._types import Solution
+from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
 __all__ = [
     "BACKEND",
+    "BatchSolution",
     "IllegalPosition",
     "SearchLimitExceeded",
     "Solution",

@@ -1,11 +1,14 @@
-"""The result type both backends return (the compiled core builds instances of this class)."""
+"""The result types both backends return (the compiled core builds instances of these classes)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-__all__ = ["Solution"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["BatchSolution", "Solution"]
 
 Move = TypeVar("Move")
 
@@ -33,3 +36,59 @@ class Solution(Generic[Move]):
     def best_move(self) -> Move | None:
         """The first best move, or None when the game is over."""
         return self.best_moves[0] if self.best_moves else None
+
+
+@dataclass(frozen=True, eq=False)
+class BatchSolution:
+    """Many positions solved at once, one row each (``batch_solve`` of every game).
+
+    ``value`` int8 (side to move; footholds: A), ``plies`` int16, ``best_move`` int16 (flat cell
+    ``row * cols + col`` of the first best move, -1 when the game is over or the row failed),
+    ``best_mask`` bool ``(N, cells)`` (every best move), ``status`` uint8 (``OK`` 0, ``BAD`` 1
+    malformed or illegal, ``LIMIT`` 2 node limit), ``nodes`` uint64; with ``moves=True`` also
+    ``move_value`` int8 and ``move_plies`` int16, ``(N, cells)``: each cell's move as
+    ``analyze`` gives it, ``move_plies`` -1 where the cell is no legal move. A failed row holds
+    value 0, plies -1, best_move -1 and no best move. The arrays are read-only.
+    """
+
+    OK: ClassVar[int] = 0
+    BAD: ClassVar[int] = 1
+    LIMIT: ClassVar[int] = 2
+
+    value: npt.NDArray[np.int8]
+    plies: npt.NDArray[np.int16]
+    best_move: npt.NDArray[np.int16]
+    best_mask: npt.NDArray[np.bool_]
+    status: npt.NDArray[np.uint8]
+    nodes: npt.NDArray[np.uint64]
+    move_value: npt.NDArray[np.int8] | None = None
+    move_plies: npt.NDArray[np.int16] | None = None
+
+    def __post_init__(self) -> None:
+        for array in self.to_dict().values():
+            array.flags.writeable = False
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def to_dict(self) -> dict[str, npt.NDArray[Any]]:
+        """The arrays by name, ready for numpy, pandas or pyarrow (moves only if computed)."""
+        arrays: dict[str, npt.NDArray[Any] | None] = {
+            "value": self.value,
+            "plies": self.plies,
+            "best_move": self.best_move,
+            "best_mask": self.best_mask,
+            "status": self.status,
+            "nodes": self.nodes,
+            "move_value": self.move_value,
+            "move_plies": self.move_plies,
+        }
+        return {name: array for name, array in arrays.items() if array is not None}
+
+    def __repr__(self) -> str:
+        statuses = np.bincount(self.status, minlength=3)
+        moves = "yes" if self.move_value is not None else "no"
+        return (
+            f"BatchSolution({len(self)} rows: {statuses[0]} solved, {statuses[1]} bad, "
+            f"{statuses[2]} over the node limit; moves={moves})"
+        )

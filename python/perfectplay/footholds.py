@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING
 
 from perfectplay._backend import implementation
 
-__all__ = ["analyze", "solve", "total_moves"]
+__all__ = ["analyze", "batch_solve", "solve", "total_moves"]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.footholds import analyze, solve, total_moves
+    from perfectplay._pure.footholds import analyze, batch_solve, solve, total_moves
 else:
     _impl = implementation("footholds")
+    batch_solve = _impl.batch_solve
     analyze = _impl.analyze
     solve = _impl.solve
     total_moves = _impl.total_moves

@@ -18,13 +18,21 @@ from typing import TYPE_CHECKING
 
 from perfectplay._backend import implementation
 
-__all__ = ["analyze", "best_move", "is_reachable", "solve", "solve_empty"]
+__all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.mnk import analyze, best_move, is_reachable, solve, solve_empty
+    from perfectplay._pure.mnk import (
+        analyze,
+        batch_solve,
+        best_move,
+        is_reachable,
+        solve,
+        solve_empty,
+    )
 else:
     _impl = implementation("mnk")
+    batch_solve = _impl.batch_solve
     analyze = _impl.analyze
     best_move = _impl.best_move
     is_reachable = _impl.is_reachable

@@ -24,6 +24,7 @@ from perfectplay._backend import implementation
 __all__ = [
     "analyze",
     "batch_best_move",
+    "batch_solve",
     "batch_values",
     "best_move",
     "is_reachable",
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from perfectplay._pure.tictactoe import (
         analyze,
         batch_best_move,
+        batch_solve,
         batch_values,
         best_move,
         is_reachable,
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     )
 else:
     _impl = implementation("tictactoe")
+    batch_solve = _impl.batch_solve
     analyze = _impl.analyze
     batch_best_move = _impl.batch_best_move
     batch_values = _impl.batch_values

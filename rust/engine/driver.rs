@@ -195,3 +195,55 @@ pub fn best_move<S: Search>(
     }
     Ok(None)
 }
+
+/// What a batch row needs of a position: its value, plies, every best move as a set of cells,
+/// and, when asked, every legal move's answer. No line: a label is cheaper than a solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub value: i8,
+    pub plies: u32,
+    /// Every best move, as a set of cells in the caller's numbering.
+    pub best: u64,
+    /// Every legal move's answer (empty unless asked for).
+    pub moves: Vec<MoveAnswer>,
+    pub nodes: u64,
+}
+
+/// Labels `root`. With `moves`, each child's exact score is needed anyway, and the best moves
+/// follow from them; without, null-window tests decide the best moves.
+pub fn label<S: Search>(
+    search: &mut S,
+    root: &S::Position,
+    moves: bool,
+    orientation: &impl Orientation,
+) -> Result<Label, Stop> {
+    let score = search.exact_score(root)?;
+    let mut best = 0u64;
+    let mut answers = Vec::new();
+    for cell in cells_of(search.moves(root)) {
+        let caller_cell = orientation.to_caller(cell);
+        let is_best_move = if moves {
+            let child = search.play(root, cell);
+            let child_score = search.exact_score(&child)?;
+            answers.push(MoveAnswer {
+                cell: caller_cell,
+                value: -score::value(child_score),
+                plies: 1 + score::plies(child_score, search.cells_left(&child)),
+            });
+            -child_score == score
+        } else {
+            is_best(search, root, cell, score)?
+        };
+        if is_best_move {
+            best |= 1 << caller_cell;
+        }
+    }
+    answers.sort_unstable_by_key(|answer| answer.cell);
+    Ok(Label {
+        value: score::value(score),
+        plies: score::plies(score, search.cells_left(root)),
+        best,
+        moves: answers,
+        nodes: search.nodes(),
+    })
+}

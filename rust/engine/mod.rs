@@ -2,6 +2,7 @@
 //! table, the search window, the errors, and the generic driver that turns a game's search into
 //! a [`driver::Solution`] and an analysis.
 
+pub mod batch;
 pub mod budget;
 pub mod driver;
 pub mod error;

@@ -308,7 +308,7 @@ pub fn search_detached<T: Send>(
     result.map_err(|error| to_py_err(error, interrupt))
 }
 
-fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
+pub fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
     let threading = py.import("threading")?;
     let current = threading.call_method0("current_thread")?;
     let main = threading.call_method0("main_thread")?;

@@ -1,6 +1,7 @@
 //! `perfectplay._core.footholds`: moves are (row, col) destinations, answers from A's side.
 
 use crate::games::footholds::{self as game, Board, search};
+use crate::py::batch::{OnError, Parsed, errors_arg, is_array, sequence_items, solve_batch, threads_arg};
 use crate::py::convert::{
     Names, err, node_limit_arg, search_detached, to_analysis, to_item, to_solution,
 };
@@ -11,6 +12,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve, module)?)?;
     module.add_function(wrap_pyfunction!(total_moves, module)?)?;
     module.add_function(wrap_pyfunction!(analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
     Ok(())
 }
 
@@ -97,4 +99,170 @@ fn analyze<'py>(
         search::analyze(&call.board, call.a, call.b, budget)
     })?;
     to_analysis(py, answers, &names(call.board.cols))
+}
+
+/// A batch argument: one value for every row, or one per row.
+enum PerRow<'py> {
+    Shared(Bound<'py, PyAny>),
+    Each(Vec<Bound<'py, PyAny>>),
+}
+
+impl<'py> PerRow<'py> {
+    fn rows(&self) -> Option<usize> {
+        match self {
+            PerRow::Shared(_) => None,
+            PerRow::Each(items) => Some(items.len()),
+        }
+    }
+
+    fn get(&self, row: usize) -> &Bound<'py, PyAny> {
+        match self {
+            PerRow::Shared(item) => item,
+            PerRow::Each(items) => &items[row],
+        }
+    }
+}
+
+fn is_nested(item: &Bound<'_, PyAny>) -> bool {
+    is_array(item)
+        || item.is_instance_of::<pyo3::types::PyString>()
+        || (item.cast::<pyo3::types::PySequence>().is_ok()
+            && !crate::py::convert::type_is_bytes_like(item))
+}
+
+/// Boards: an array of shape (rows, cols) or a str is one board for every row; an array of
+/// shape (N, rows, cols), or a sequence of boards, one per row. A sequence whose first item is
+/// a row of cells (a sequence of ints or bools) is one board.
+fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
+    if is_array(boards) {
+        let ndim: usize = boards.getattr("ndim")?.extract()?;
+        return match ndim {
+            2 => Ok(PerRow::Shared(boards.clone())),
+            3 => Ok(PerRow::Each(boards.try_iter()?.collect::<PyResult<_>>()?)),
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "boards must have shape (rows, cols) or (N, rows, cols), got {} dimensions",
+                ndim
+            ))),
+        };
+    }
+    if boards.is_instance_of::<pyo3::types::PyString>() {
+        return Ok(PerRow::Shared(boards.clone()));
+    }
+    let items = sequence_items(boards, "boards")?;
+    let one_board = items.first().is_some_and(|first| {
+        !first.is_instance_of::<pyo3::types::PyString>()
+            && is_nested(first)
+            && first
+                .try_iter()
+                .ok()
+                .and_then(|mut cells| cells.next())
+                .and_then(Result::ok)
+                .is_some_and(|cell| !is_nested(&cell))
+    });
+    Ok(if one_board {
+        PerRow::Shared(boards.clone())
+    } else {
+        PerRow::Each(items)
+    })
+}
+
+/// Locations: a pair of ints (an array of shape (2,)) is one location for every row; an array
+/// of shape (N, 2), or a sequence of pairs, one per row.
+fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<PerRow<'py>> {
+    if is_array(locations) {
+        let ndim: usize = locations.getattr("ndim")?.extract()?;
+        return match ndim {
+            1 => Ok(PerRow::Shared(locations.clone())),
+            2 => Ok(PerRow::Each(locations.try_iter()?.collect::<PyResult<_>>()?)),
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{name} must have shape (2,) or (N, 2), got {ndim} dimensions"
+            ))),
+        };
+    }
+    let items = sequence_items(locations, name)?;
+    Ok(if items.iter().any(is_nested) {
+        PerRow::Each(items)
+    } else {
+        PerRow::Shared(locations.clone())
+    })
+}
+
+/// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
+/// flat cells `row * cols + col`, values from A's side.
+#[pyfunction]
+#[pyo3(signature = (boards, alocs, blocs, *, moves=false, threads=None, node_limit=None, errors=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn batch_solve<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    alocs: &Bound<'py, PyAny>,
+    blocs: &Bound<'py, PyAny>,
+    moves: bool,
+    threads: Option<&Bound<'py, PyAny>>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    errors: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let node_limit = node_limit_arg(node_limit)?;
+    let threads = threads_arg(threads)?;
+    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
+    let (boards, alocs, blocs) = (
+        boards_arg(boards)?,
+        locations_arg(alocs, "alocs")?,
+        locations_arg(blocs, "blocs")?,
+    );
+    let counts: Vec<usize> = [boards.rows(), alocs.rows(), blocs.rows()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if counts.iter().any(|&count| count != counts[0]) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "boards, alocs and blocs have different numbers of rows: {counts:?}"
+        )));
+    }
+    let count = counts.first().copied().unwrap_or(1);
+    // Boards read once each (a shared one once for all); equal boards share an index.
+    let mut parsed_boards: Vec<Board> = Vec::new();
+    let mut board_rows: Vec<PyResult<Board>> = Vec::with_capacity(count);
+    for row in 0..count {
+        let board = if row > 0 && matches!(boards, PerRow::Shared(_)) {
+            match &board_rows[0] {
+                Ok(board) => Ok(board.clone()),
+                Err(error) => Err(error.clone_ref(py)),
+            }
+        } else {
+            game::parse_board(&to_item(boards.get(row))?).map_err(err)
+        };
+        board_rows.push(board);
+    }
+    let shape = board_rows
+        .iter()
+        .find_map(|board| board.as_ref().ok().map(|board| (board.rows, board.cols)));
+    let mut parsed = Parsed::with_capacity(count);
+    for (row, board) in board_rows.into_iter().enumerate() {
+        parsed.push(board.and_then(|board| {
+            let (rows, cols) = shape.expect("a board was read");
+            if (board.rows, board.cols) != (rows, cols) {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "board is {}x{}, not {rows}x{cols} as the batch",
+                    board.rows, board.cols
+                )));
+            }
+            let a = game::parse_location(&to_item(alocs.get(row))?, "aloc", &board).map_err(err)?;
+            let b = game::parse_location(&to_item(blocs.get(row))?, "bloc", &board).map_err(err)?;
+            let index = match parsed_boards.iter().position(|known| known.footholds == board.footholds) {
+                Some(index) => index,
+                None => {
+                    parsed_boards.push(board);
+                    parsed_boards.len() - 1
+                }
+            };
+            Ok((index, a, b))
+        }));
+    }
+    let cells = shape.map_or(0, |(rows, cols)| rows * cols);
+    let what = shape.map_or(String::new(), |(rows, cols)| format!("footholds {rows}x{cols}"));
+    solve_batch(py, parsed, cells, moves, threads, node_limit, on_error, progress, &what, |&(index, a, b), budget| {
+        search::label(&parsed_boards[index], a, b, budget, moves)
+    })
 }

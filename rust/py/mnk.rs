@@ -1,11 +1,15 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
-use crate::games::mnk::{self as game, Query, search};
+use crate::games::mnk::{self as game, Board, Query, search};
 use crate::input::grid::Grid;
+use crate::py::batch::{
+    OnError, Parsed, array_cells, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
+};
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
     to_solution,
 };
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -15,6 +19,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(analyze, module)?)?;
     module.add_function(wrap_pyfunction!(best_move, module)?)?;
     module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
+    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
     Ok(())
 }
 
@@ -136,4 +141,109 @@ fn best_move<'py>(
 fn is_reachable(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<bool> {
     let grid = game::parse_board(&to_item(board)?).map_err(err)?;
     game::is_reachable(&grid, int_arg(k, "k")?).map_err(err)
+}
+
+/// Solves many positions of one board shape and one k, on every core; see
+/// `perfectplay.BatchSolution`.
+#[pyfunction]
+#[pyo3(signature = (boards, k, *, moves=false, threads=None, node_limit=None, table_mb=None, errors=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn batch_solve<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    moves: bool,
+    threads: Option<&Bound<'py, PyAny>>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+    errors: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let k = int_arg(k, "k")?;
+    let node_limit = node_limit_arg(node_limit)?;
+    let table_mb = table_mb_arg(table_mb)?;
+    let threads = threads_arg(threads)?;
+    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
+    let grids = read_grids(boards)?;
+    // The batch's shape: the array's, or the first readable board's.
+    let Some((rows, cols)) = grids.shape else {
+        let parsed = Parsed::<Board> {
+            rows: grids.grids.iter().map(|_| None).collect(),
+            errors: grids.grids.into_iter().map(Result::err).collect(),
+        };
+        return solve_batch(py, parsed, 0, moves, threads, node_limit, on_error, progress, "", |_, _| unreachable!());
+    };
+    let engine = search::engine(rows, cols, k).map_err(err)?;
+    let table_bytes = table_mb.unwrap_or_else(|| search::default_table_bytes(rows * cols));
+    let mut parsed = Parsed::with_capacity(grids.grids.len());
+    for grid in grids.grids {
+        parsed.push(grid.and_then(|grid| {
+            if (grid.rows, grid.cols) != (rows, cols) {
+                return Err(PyValueError::new_err(format!(
+                    "board is {}x{}, not {rows}x{cols} as the batch",
+                    grid.rows, grid.cols
+                )));
+            }
+            let board = Board::from_marks(&grid.cells);
+            board.status(&engine.geometry).map_err(err)?;
+            Ok(board)
+        }));
+    }
+    let what = format!("{rows}x{cols} k={k}");
+    solve_batch(py, parsed, rows * cols, moves, threads, node_limit, on_error, progress, &what, |board, budget| {
+        let query = Query {
+            engine: engine.clone(),
+            board: *board,
+        };
+        query.label(table_bytes, budget, moves)
+    })
+}
+
+/// The boards of a batch, each read or its error, and the batch's shape when known.
+struct Grids {
+    grids: Vec<PyResult<Grid<u8>>>,
+    shape: Option<(usize, usize)>,
+}
+
+/// Reads `(N, rows, cols)` integer arrays in place, or a sequence of boards in any form
+/// `solve` takes.
+fn read_grids(boards: &Bound<'_, PyAny>) -> PyResult<Grids> {
+    if is_array(boards) {
+        let (shape, cells) = array_cells(boards, false)?;
+        let [count, rows, cols] = shape[..] else {
+            return Err(PyValueError::new_err(format!(
+                "boards must have shape (N, rows, cols), got {shape:?}"
+            )));
+        };
+        let size = rows * cols;
+        let grids = (0..count)
+            .map(|row| {
+                let mut marks = Vec::with_capacity(size);
+                for &code in &cells[row * size..(row + 1) * size] {
+                    match u8::try_from(code) {
+                        Ok(mark @ 0..=2) => marks.push(mark),
+                        _ => {
+                            return Err(PyValueError::new_err(format!(
+                                "cell value {code} is not 0, 1 or 2"
+                            )));
+                        }
+                    }
+                }
+                Ok(Grid { rows, cols, cells: marks })
+            })
+            .collect();
+        let shape = (size > 0).then_some((rows, cols));
+        if shape.is_none() {
+            return Err(PyValueError::new_err("board is empty"));
+        }
+        return Ok(Grids { grids, shape });
+    }
+    let grids: Vec<PyResult<Grid<u8>>> = sequence_items(boards, "boards")?
+        .iter()
+        .map(|board| game::parse_board(&to_item(board)?).map_err(err))
+        .collect();
+    let shape = grids
+        .iter()
+        .find_map(|grid| grid.as_ref().ok().map(|grid| (grid.rows, grid.cols)));
+    Ok(Grids { grids, shape })
 }

@@ -1,9 +1,10 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
 use crate::games::mnk::solved::{self, NOT_LEGAL, table};
-use crate::games::tictactoe::batch::{self, BatchError, CellCode};
+use crate::games::tictactoe::batch::{self, BatchError, CellCode, CodeOf};
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
+use crate::py::batch::{Columns, OnError, errors_arg, sequence_items};
 use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -29,6 +30,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(is_valid_final, module)?)?;
     module.add_function(wrap_pyfunction!(batch_values, module)?)?;
     module.add_function(wrap_pyfunction!(batch_best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
     Ok(())
 }
 
@@ -212,4 +214,113 @@ fn lookup_typed<'py, T: CellCode + numpy::Element>(
     py.detach(|| lookup(cells, per_code, &mut out))
         .map_err(|bad| with_row(py, err(bad.error), bad.row))?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
+/// table: see `perfectplay.BatchSolution`.
+#[pyfunction]
+#[pyo3(signature = (boards, *, moves=false, errors=None))]
+fn batch_solve<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    moves: bool,
+    errors: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
+    let codes: Vec<CodeOf> = if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        array_codes(py, &native_rows(py, array)?)?
+    } else {
+        let mut codes = Vec::new();
+        let mut first_error = None;
+        for (row, board) in sequence_items(boards, "boards")?.iter().enumerate() {
+            match code(board) {
+                Ok(found) => codes.push(Ok(found as u16)),
+                Err(error) => {
+                    if on_error == OnError::Raise {
+                        return Err(with_row(py, error, row));
+                    }
+                    first_error.get_or_insert(row);
+                    codes.push(Err(crate::engine::error::Error::Malformed(String::new())));
+                }
+            }
+        }
+        codes
+    };
+    if on_error == OnError::Raise
+        && let Some((row, Err(error))) = codes.iter().enumerate().find(|(_, c)| c.is_err())
+    {
+        return Err(with_row(py, err(error.clone()), row));
+    }
+    let mut columns = Columns::new(codes.len(), 9, moves);
+    let (value, plies, best_move, best_mask, status, moves) = columns.slices();
+    py.detach(|| {
+        batch::fill_rows(
+            &codes,
+            batch::Columns {
+                value,
+                plies,
+                best_move,
+                best_mask,
+                status,
+                moves,
+            },
+        );
+    });
+    columns.into_py(py)
+}
+
+/// A batch array checked for shape and dtype and made native, aligned and C-contiguous.
+fn native_rows<'py>(
+    py: Python<'py>,
+    array: &Bound<'py, PyUntypedArray>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let shape = array.shape().to_vec();
+    if !matches!(shape.as_slice(), [_, 9] | [_, 3, 3]) {
+        return Err(PyValueError::new_err(format!(
+            "boards must have shape (N, 9) or (N, 3, 3), got {shape:?}"
+        )));
+    }
+    let dtype = array.dtype();
+    let kind: char = dtype.getattr("kind")?.extract()?;
+    if !matches!(kind, 'i' | 'u') {
+        return Err(PyTypeError::new_err(format!(
+            "boards must be an integer array, not {dtype}"
+        )));
+    }
+    let native_dtype = dtype.call_method1("newbyteorder", ("=",))?;
+    py.import("numpy")?
+        .getattr("require")?
+        .call1((array, native_dtype, ("C_CONTIGUOUS", "ALIGNED")))?
+        .cast_into::<PyUntypedArray>()
+        .map_err(PyErr::from)
+}
+
+/// The code of every row of a native integer array, without the GIL.
+fn array_codes(py: Python<'_>, array: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<CodeOf>> {
+    let rows = array.shape()[0];
+    macro_rules! typed {
+        ($($t:ty),*) => {$(
+            if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
+                let readonly = typed.readonly();
+                let cells = readonly.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+                let mut codes = vec![Ok(0); rows];
+                py.detach(|| batch::codes_of_rows(cells, &mut codes));
+                return Ok(codes);
+            }
+        )*};
+    }
+    if let Ok(typed) = array.cast::<PyArrayDyn<u8>>() {
+        let readonly = typed.readonly();
+        let cells = readonly
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut codes = vec![Ok(0); rows];
+        py.detach(|| batch::codes_of_rows_u8(cells, &mut codes));
+        return Ok(codes);
+    }
+    typed!(i8, u16, i16, u32, i32, u64, i64);
+    Err(PyTypeError::new_err(format!(
+        "boards must be an integer array, not {}",
+        array.dtype()
+    )))
 }

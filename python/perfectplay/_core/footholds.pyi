@@ -1,6 +1,6 @@
 from typing import Any
 
-from perfectplay._types import Solution
+from perfectplay._types import BatchSolution, Solution
 
 def solve(
     board: Any, aloc: Any, bloc: Any, *, node_limit: Any = None
@@ -9,5 +9,16 @@ def total_moves(board: Any, aloc: Any, bloc: Any, *, node_limit: Any = None) -> 
 def analyze(
     board: Any, aloc: Any, bloc: Any, *, node_limit: Any = None
 ) -> dict[tuple[int, int], tuple[int, int]]: ...
+def batch_solve(
+    boards: Any,
+    alocs: Any,
+    blocs: Any,
+    *,
+    moves: bool = False,
+    threads: Any = None,
+    node_limit: Any = None,
+    errors: Any = None,
+    progress: bool = False,
+) -> BatchSolution: ...
 
-__all__ = ["analyze", "solve", "total_moves"]
+__all__ = ["analyze", "batch_solve", "solve", "total_moves"]

@@ -1,6 +1,6 @@
 from typing import Any
 
-from perfectplay._types import Solution
+from perfectplay._types import BatchSolution, Solution
 
 def solve(
     board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None
@@ -15,5 +15,16 @@ def best_move(
     board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None
 ) -> tuple[int, int] | None: ...
 def is_reachable(board: Any, k: Any) -> bool: ...
+def batch_solve(
+    boards: Any,
+    k: Any,
+    *,
+    moves: bool = False,
+    threads: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    errors: Any = None,
+    progress: bool = False,
+) -> BatchSolution: ...
 
-__all__ = ["analyze", "best_move", "is_reachable", "solve", "solve_empty"]
+__all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]

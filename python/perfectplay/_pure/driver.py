@@ -82,3 +82,17 @@ def analyze(
 def best_move(game: Game[Position], root: Position) -> int | None:
     best = best_moves(game, root)
     return best[0] if best else None
+
+
+def label(
+    game: Game[Position], root: Position, moves: bool
+) -> tuple[int, int, list[int], dict[int, tuple[int, int]]]:
+    """What a batch row needs: (value, plies, best moves as cells, and with ``moves`` each
+    legal move's (value for its player, plies from now with it))."""
+    result = game.score(root)
+    return (
+        score.value(result),
+        score.plies(result, game.cells_left(root)),
+        best_moves(game, root),
+        analyze(game, root, lambda cell: cell) if moves else {},
+    )

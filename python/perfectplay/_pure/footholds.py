@@ -9,15 +9,18 @@ its cell is gone. The search is plain negamax over every move, memoised by posit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from perfectplay._pure import args, driver, score
+import numpy as np
+
+from perfectplay._pure import args, batch, driver, score
 from perfectplay._pure.args import to_item, type_word
 from perfectplay._pure.board_input import I64, CellReader, describe_char, read_grid
-from perfectplay._types import Solution
+from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import SearchLimitExceeded
 
-__all__ = ["analyze", "solve", "total_moves"]
+__all__ = ["analyze", "batch_solve", "solve", "total_moves"]
 
 
 class _FootholdReader(CellReader[bool]):
@@ -151,3 +154,104 @@ def analyze(
     """{(row, col): (value for A, plies from now with that move)} for each of A's first moves."""
     parsed, search, root = _start(board, aloc, bloc, node_limit)
     return driver.analyze(search, root, parsed.row_col)
+
+
+def _nested(item: Any) -> bool:
+    return isinstance(item, (np.ndarray, str)) or (
+        isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray, memoryview))
+    )
+
+
+def _boards_arg(boards: Any) -> tuple[bool, list[Any]]:
+    """(one per row, the boards): the compiled core's rules, see ``batch_solve``."""
+    if isinstance(boards, np.ndarray):
+        if boards.ndim == 2:
+            return False, [boards]
+        if boards.ndim == 3:
+            return True, list(boards)
+        raise ValueError(
+            f"boards must have shape (rows, cols) or (N, rows, cols), got {boards.ndim} dimensions"
+        )
+    if isinstance(boards, str):
+        return False, [boards]
+    items = batch.sequence_items(boards, "boards")
+    first = items[0] if items else None
+    one_board = (
+        first is not None
+        and not isinstance(first, str)
+        and _nested(first)
+        and (cells := list(first)[:1]) != []
+        and not _nested(cells[0])
+    )
+    return (False, [boards]) if one_board else (True, items)
+
+
+def _locations_arg(locations: Any, name: str) -> tuple[bool, list[Any]]:
+    if isinstance(locations, np.ndarray):
+        if locations.ndim == 1:
+            return False, [locations]
+        if locations.ndim == 2:
+            return True, list(locations)
+        raise ValueError(f"{name} must have shape (2,) or (N, 2), got {locations.ndim} dimensions")
+    items = batch.sequence_items(locations, name)
+    return (True, items) if any(_nested(item) for item in items) else (False, [locations])
+
+
+def batch_solve(
+    boards: Any,
+    alocs: Any,
+    blocs: Any,
+    *,
+    moves: bool = False,
+    threads: int | None = None,
+    node_limit: int | None = None,
+    errors: str = "raise",
+    progress: bool = False,
+) -> BatchSolution:
+    """Many games at once: one board for all rows or one per row, one pair of locations for
+    all or one per row; see ``perfectplay.BatchSolution``. Cells are ``row * cols + col``."""
+    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
+    limit = args.node_limit(node_limit)
+    batch.threads_arg(threads)
+    errors = batch.errors_arg(errors)
+    arguments = [
+        _boards_arg(boards),
+        _locations_arg(alocs, "alocs"),
+        _locations_arg(blocs, "blocs"),
+    ]
+    counts = [len(items) for each_row, items in arguments if each_row]
+    if any(count != counts[0] for count in counts):
+        raise ValueError(f"boards, alocs and blocs have different numbers of rows: {counts}")
+    count = counts[0] if counts else 1
+
+    def pick(argument: tuple[bool, list[Any]], row: int) -> Any:
+        return argument[1][row] if argument[0] else argument[1][0]
+
+    shared = None if arguments[0][0] else batch.rows_of(Board, arguments[0][1][0])
+    read = [
+        shared if shared is not None else batch.rows_of(Board, pick(arguments[0], row))
+        for row in range(count)
+    ]
+    shape = next(((b.rows, b.cols) for b in read if isinstance(b, Board)), None)
+
+    def placed(board: Board, row: int) -> tuple[Board, int, int]:
+        assert shape is not None
+        if (board.rows, board.cols) != shape:
+            raise ValueError(
+                f"board is {board.rows}x{board.cols}, not {shape[0]}x{shape[1]} as the batch"
+            )
+        a = board.location(pick(arguments[1], row), "aloc")
+        return board, a, board.location(pick(arguments[2], row), "bloc")
+
+    rows = [
+        board if isinstance(board, BaseException) else batch.rows_of(placed, board, row)
+        for row, board in enumerate(read)
+    ]
+
+    def solve_row(row: tuple[Board, int, int]) -> batch.Label:
+        board, a, b = row
+        return driver.label(_Search(board, limit), (board.footholds, a, b), moves)
+
+    cells = shape[0] * shape[1] if shape else 0
+    what = f"footholds {shape[0]}x{shape[1]}" if shape else ""
+    return batch.solve_rows(rows, cells, moves, errors, progress, what, solve_row)

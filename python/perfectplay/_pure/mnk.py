@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from perfectplay._pure import args, driver, score
+from perfectplay._pure import args, batch, driver, score
 from perfectplay._pure.args import MAX_CELLS, to_item
 from perfectplay._pure.board_input import read_mark_grid
-from perfectplay._types import Solution
+from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
-__all__ = ["analyze", "best_move", "is_reachable", "solve", "solve_empty"]
+__all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]
 
 
 class Geometry:
@@ -244,3 +244,86 @@ def is_reachable(board: Any, k: int) -> bool:
     except IllegalPosition:
         return False
     return True
+
+
+def batch_solve(
+    boards: Any,
+    k: int,
+    *,
+    moves: bool = False,
+    threads: int | None = None,
+    node_limit: int | None = None,
+    table_mb: float | None = None,
+    errors: str = "raise",
+    progress: bool = False,
+) -> BatchSolution:
+    """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``."""
+    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
+    k = args.int_arg(k, "k")
+    limit = args.node_limit(node_limit)
+    args.table_mb(table_mb)
+    batch.threads_arg(threads)
+    errors = batch.errors_arg(errors)
+    grids, shape = _read_grids(boards)
+    if shape is None:  # no board could be read: every row is bad
+        return batch.solve_rows(list(grids), 0, moves, errors, progress, "", _never)
+    rows, cols = shape
+    geometry = Geometry(rows, cols, k)
+
+    def legal(grid: tuple[int, int, list[int]]) -> tuple[int, int]:
+        if grid[:2] != shape:
+            raise ValueError(f"board is {grid[0]}x{grid[1]}, not {rows}x{cols} as the batch")
+        x, o = marks_to_masks(grid[2])
+        status(geometry, x, o)
+        return x, o
+
+    parsed = [
+        grid if isinstance(grid, BaseException) else batch.rows_of(legal, grid) for grid in grids
+    ]
+
+    def solve_row(masks: tuple[int, int]) -> batch.Label:
+        x, o = masks
+        search = Search(geometry, limit)
+        root = (x, o) if x_to_move(x, o) else (o, x)
+        return driver.label(search, root, moves)
+
+    return batch.solve_rows(
+        parsed, rows * cols, moves, errors, progress, f"{rows}x{cols} k={k}", solve_row
+    )
+
+
+def _never(row: Any) -> batch.Label:
+    raise AssertionError("no row to solve")
+
+
+def _read_grids(
+    boards: Any,
+) -> tuple[list[tuple[int, int, list[int]] | BaseException], tuple[int, int] | None]:
+    """Every board read (or its error) and the batch's shape: an (N, rows, cols) integer
+    array, or a sequence of boards in any form ``solve`` takes."""
+    import numpy as np
+
+    if isinstance(boards, np.ndarray):
+        shape, cells = batch.array_cells(boards, bools=False)
+        if len(shape) != 3:
+            raise ValueError(f"boards must have shape (N, rows, cols), got {list(shape)}")
+        count, rows, cols = shape
+        size = rows * cols
+        if size == 0:
+            raise ValueError("board is empty")
+        grids: list[tuple[int, int, list[int]] | BaseException] = []
+        for row in range(count):
+            marks = cells[row * size : (row + 1) * size]
+            bad = next((code for code in marks if code not in (0, 1, 2)), None)
+            grids.append(
+                ValueError(f"cell value {bad} is not 0, 1 or 2")
+                if bad is not None
+                else (rows, cols, marks)
+            )
+        return grids, (rows, cols)
+    grids = [
+        batch.rows_of(lambda board: read_mark_grid(to_item(board)), board)
+        for board in batch.sequence_items(boards, "boards")
+    ]
+    shapes = [(g[0], g[1]) for g in grids if not isinstance(g, BaseException)]
+    return grids, shapes[0] if shapes else None

@@ -10,10 +10,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from perfectplay._pure import driver, mnk, score
+from perfectplay._pure import batch, driver, mnk, score
 from perfectplay._pure.args import Long, to_item
 from perfectplay._pure.board_input import MarkReader, board_type_error
-from perfectplay._types import Solution
+from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition
 
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "analyze",
     "batch_best_move",
+    "batch_solve",
     "batch_values",
     "best_move",
     "is_reachable",
@@ -172,3 +173,28 @@ def batch_values(boards: Any) -> npt.NDArray[np.int8]:
 def batch_best_move(boards: Any) -> npt.NDArray[np.int8]:
     """``best_move`` of every board as a numpy int8 array, -1 for final boards."""
     return _batch(boards, lambda board: -1 if (move := best_move(board)) is None else move)
+
+
+def batch_solve(boards: Any, *, moves: bool = False, errors: str = "raise") -> BatchSolution:
+    """Every board's value, plies, best moves (and with ``moves``, each move's answer):
+    see ``perfectplay.BatchSolution``."""
+    import numpy as np
+
+    moves = batch.flag(moves, "moves")
+    errors = batch.errors_arg(errors)
+    if isinstance(boards, np.ndarray):
+        if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
+            raise ValueError(
+                f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}"
+            )
+        if boards.dtype.kind not in "iu":
+            raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+        items: list[Any] = boards.reshape(len(boards), 9).tolist()
+    else:
+        items = batch.sequence_items(boards, "boards")
+    rows = [batch.rows_of(lambda board: _Position(board).root, board) for board in items]
+
+    def solve_row(root: tuple[int, int]) -> batch.Label:
+        return driver.label(_SEARCH, root, moves)
+
+    return batch.solve_rows(rows, 9, moves, errors, False, "", solve_row)

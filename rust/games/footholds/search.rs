@@ -14,7 +14,7 @@
 //!   the board's symmetries.
 
 use crate::engine::budget::{Budget, Stop};
-use crate::engine::driver::{self, MoveAnswer, Orientation, Player, Search, Solution};
+use crate::engine::driver::{self, Label, MoveAnswer, Orientation, Player, Search, Solution};
 use crate::engine::error::Error;
 use crate::engine::score::{self, Score};
 use crate::engine::table::{self, Bound, OutOfMemory, Stored, Table};
@@ -768,6 +768,20 @@ pub fn solve(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Solutio
 pub fn total_moves(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<u32, Error> {
     from_start(board, a, b, budget, |solver, root, _| {
         driver::plies(solver, &root)
+    })
+}
+
+/// The batch label of a game from A at `a` and B at `b` (with every first move's answer when
+/// `moves`).
+pub fn label(
+    board: &Board,
+    a: u8,
+    b: u8,
+    budget: &mut Budget,
+    moves: bool,
+) -> Result<Label, Error> {
+    from_start(board, a, b, budget, |solver, root, turned| {
+        driver::label(solver, &root, moves, turned)
     })
 }
 

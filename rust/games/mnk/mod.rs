@@ -12,7 +12,7 @@ pub mod search;
 pub mod solved;
 
 use crate::engine::budget::Budget;
-use crate::engine::driver::{self, AsGiven, MoveAnswer, Player, Solution};
+use crate::engine::driver::{self, AsGiven, Label, MoveAnswer, Player, Solution};
 use crate::engine::error::{Error, Result, malformed};
 use crate::input::grid::Grid;
 use crate::input::marks::{EMPTY, O, X};
@@ -299,6 +299,23 @@ impl Query {
         let root = self.engine.node(mine, theirs);
         search::with_solver(&self.engine, table_bytes, budget, |solver| {
             Ok(driver::analyze(solver, &root, &AsGiven)?)
+        })
+    }
+
+    /// The position's batch label (with every move's answer when `moves`).
+    pub fn label(&self, table_bytes: usize, budget: &mut Budget, moves: bool) -> Result<Label> {
+        if let Some(code) = self.solved_code() {
+            return Ok(driver::label(
+                &mut solved::table().lookup(),
+                &code,
+                moves,
+                &AsGiven,
+            )?);
+        }
+        let (mine, theirs) = self.board.relative();
+        let root = self.engine.node(mine, theirs);
+        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+            Ok(driver::label(solver, &root, moves, &AsGiven)?)
         })
     }
 

@@ -1,0 +1,129 @@
+"""The one batch loop of the twin (the twin of ``rust/engine/batch.rs`` and
+``rust/py/batch.rs``): arguments, rows solved one by one, bad rows raised or masked, the
+columns of a ``BatchSolution``. The twin is single-threaded: ``threads`` is checked, not used.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from perfectplay._pure import args
+from perfectplay._types import BatchSolution
+from perfectplay.errors import SearchLimitExceeded
+
+Row = TypeVar("Row")
+Label = tuple[int, int, list[int], dict[int, tuple[int, int]]]
+
+
+def flag(value: Any, name: str) -> bool:
+    """A bool argument (numpy's bool too), as the compiled core takes it."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"argument '{name}': '{type(value).__name__}' object is not a bool")
+    return bool(value)
+
+
+def errors_arg(errors: Any) -> str:
+    if errors is None:
+        return "raise"
+    if not isinstance(errors, str):
+        raise TypeError(f"errors must be 'raise' or 'mask', not {type(errors).__name__}")
+    if errors not in ("raise", "mask"):
+        raise ValueError(f"errors must be 'raise' or 'mask', got \"{errors}\"")
+    return errors
+
+
+def threads_arg(threads: Any) -> int:
+    if threads is None:
+        return 1
+    count = args.int_arg(threads, "threads")
+    if not 1 <= count <= 4096:
+        raise ValueError(f"threads must be between 1 and 4096, got {count}")
+    return count
+
+
+def sequence_items(obj: Any, what: str) -> list[Any]:
+    if not isinstance(obj, Sequence) or isinstance(obj, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be a numpy array or a sequence, not {type(obj).__name__}")
+    return list(obj)
+
+
+def array_cells(array: np.ndarray[Any, Any], bools: bool) -> tuple[tuple[int, ...], list[int]]:
+    """The cells of an integer (or bool) array as ints in C order, with its shape."""
+    if not (array.dtype.kind in "iu" or (bools and array.dtype.kind == "b")):
+        wanted = "an integer or bool" if bools else "an integer"
+        raise TypeError(f"boards must be {wanted} array, not {array.dtype}")
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
+        array = np.minimum(array, np.uint64(2**63 - 1))
+    return tuple(array.shape), [int(v) for v in np.ascontiguousarray(array, np.int64).ravel()]
+
+
+def solve_rows(
+    rows: list[Row | BaseException],
+    cells: int,
+    moves: bool,
+    errors: str,
+    progress: bool,
+    what: str,
+    solve_row: Callable[[Row], Label],
+) -> BatchSolution:
+    """Bad rows (exceptions) raise naming the row, or are marked; the rest are solved."""
+    if errors == "raise":
+        for index, row in enumerate(rows):
+            if isinstance(row, BaseException):
+                raise with_row(row, index)
+    count = len(rows)
+    value = np.zeros(count, np.int8)
+    plies = np.full(count, -1, np.int16)
+    best_move = np.full(count, -1, np.int16)
+    best_mask = np.zeros((count, cells), np.bool_)
+    status = np.full(count, BatchSolution.BAD, np.uint8)
+    nodes = np.zeros(count, np.uint64)
+    move_value = np.zeros((count, cells), np.int8) if moves else None
+    move_plies = np.full((count, cells), -1, np.int16) if moves else None
+    bar = _progress_bar(progress, what, count)
+    for index, row in enumerate(rows):
+        if bar is not None:
+            bar.update(1)
+        if isinstance(row, BaseException):
+            continue
+        try:
+            row_value, row_plies, best, answers = solve_row(row)
+        except SearchLimitExceeded as error:
+            if errors == "raise":
+                raise with_row(error, index) from None
+            status[index] = BatchSolution.LIMIT
+            continue
+        value[index], plies[index], status[index] = row_value, row_plies, BatchSolution.OK
+        best_move[index] = best[0] if best else -1
+        best_mask[index, best] = True
+        if move_value is not None and move_plies is not None:
+            for cell, (move_val, move_pl) in answers.items():
+                move_value[index, cell], move_plies[index, cell] = move_val, move_pl
+    if bar is not None:
+        bar.close()
+    return BatchSolution(value, plies, best_move, best_mask, status, nodes, move_value, move_plies)
+
+
+def with_row(error: BaseException, row: int) -> BaseException:
+    """The same class of exception, its message prefixed with the batch row."""
+    return type(error)(f"row {row}: {error}")
+
+
+def _progress_bar(show: bool, what: str, total: int) -> Any:
+    if not show:
+        return None
+    import tqdm
+
+    return tqdm.tqdm(total=total, desc=what, unit=" positions", file=sys.stderr)
+
+
+def rows_of(parse: Callable[..., Row], *arguments: Any) -> Row | BaseException:
+    """``parse(*arguments)``: a row parsed, or the exception that says why it cannot be."""
+    try:
+        return parse(*arguments)
+    except (ValueError, TypeError) as error:
+        return error
