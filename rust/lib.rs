@@ -22,8 +22,8 @@ pub use input::Item;
 pub mod tictactoe {
     pub use crate::games::mnk::solved::{CODES, illegal_reason, table};
     pub use crate::games::tictactoe::batch::{
-        CodeOf, Columns, codes_of_rows, codes_of_rows_u8, fill_rows, labels, lookup_rows,
-        lookup_rows_u8,
+        BAD_ROW, RowColumns, code_of_row, code_of_row_u8, label_rows, labels, lookup_rows,
+        lookup_rows_u8, row_error,
     };
     pub use crate::games::tictactoe::{
         Outcome, analyze, best_move, code_of, code_of_text, is_reachable, is_valid_final, outcome,

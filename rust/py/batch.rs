@@ -111,30 +111,30 @@ impl Columns {
         self.status[row] = status;
     }
 
-    /// The columns as raw slices, for a game that fills them itself (tic-tac-toe).
-    #[allow(clippy::type_complexity)]
-    pub fn slices(
-        &mut self,
-    ) -> (
-        &mut [i8],
-        &mut [i16],
-        &mut [i16],
-        &mut [bool],
-        &mut [u8],
-        Option<(&mut [i8], &mut [i16])>,
-    ) {
-        let moves = match (&mut self.move_value, &mut self.move_plies) {
-            (Some(values), Some(plies)) => Some((values.as_mut_slice(), plies.as_mut_slice())),
-            _ => None,
-        };
-        (
-            &mut self.value,
-            &mut self.plies,
-            &mut self.best_move,
-            &mut self.best_mask,
-            &mut self.status,
-            moves,
-        )
+    /// Columns a game built itself in one pass (tic-tac-toe's table path); nodes are 0.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_parts(
+        cells: usize,
+        value: Vec<i8>,
+        plies: Vec<i16>,
+        best_move: Vec<i16>,
+        best_mask: Vec<bool>,
+        status: Vec<u8>,
+        moves: Option<(Vec<i8>, Vec<i16>)>,
+    ) -> Columns {
+        let rows = value.len();
+        let (move_value, move_plies) = moves.unzip();
+        Columns {
+            cells,
+            value,
+            plies,
+            best_move,
+            best_mask,
+            status,
+            nodes: vec![0; rows],
+            move_value,
+            move_plies,
+        }
     }
 
     /// The `perfectplay.BatchSolution` of these columns.
@@ -142,14 +142,8 @@ impl Columns {
         static BATCH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
         let class = BATCH.import(py, "perfectplay._types", "BatchSolution")?;
         let shape = [self.value.len(), self.cells];
-        let move_value = self
-            .move_value
-            .map(|v| grid(py, v, shape))
-            .transpose()?;
-        let move_plies = self
-            .move_plies
-            .map(|v| grid(py, v, shape))
-            .transpose()?;
+        let move_value = self.move_value.map(|v| grid(py, v, shape)).transpose()?;
+        let move_plies = self.move_plies.map(|v| grid(py, v, shape)).transpose()?;
         class.call1((
             PyArray1::from_vec(py, self.value),
             PyArray1::from_vec(py, self.plies),
@@ -307,7 +301,11 @@ where
             Some(Ok(label)) => columns.set(row, &label),
             Some(Err(Error::Stopped(Stop::NodeLimit(limit)))) => {
                 if on_error == OnError::Raise {
-                    return Err(with_row(py, err(Error::Stopped(Stop::NodeLimit(limit))), row));
+                    return Err(with_row(
+                        py,
+                        err(Error::Stopped(Stop::NodeLimit(limit))),
+                        row,
+                    ));
                 }
                 columns.fail(row, LIMIT);
             }
@@ -332,7 +330,11 @@ pub fn array_cells(array: &Bound<'_, PyAny>, bools: bool) -> PyResult<(Vec<usize
     let dtype = array.getattr("dtype")?;
     let kind: char = dtype.getattr("kind")?.extract()?;
     if !(matches!(kind, 'i' | 'u') || (bools && kind == 'b')) {
-        let wanted = if bools { "an integer or bool" } else { "an integer" };
+        let wanted = if bools {
+            "an integer or bool"
+        } else {
+            "an integer"
+        };
         return Err(PyTypeError::new_err(format!(
             "boards must be {wanted} array, not {dtype}"
         )));
@@ -340,7 +342,9 @@ pub fn array_cells(array: &Bound<'_, PyAny>, bools: bool) -> PyResult<(Vec<usize
     let shape: Vec<usize> = array.getattr("shape")?.extract()?;
     let numpy = py.import("numpy")?;
     // uint64 above i64::MAX would wrap: clip first, it is no cell code either way.
-    let array = if dtype.getattr("kind")?.extract::<char>()? == 'u' && dtype.getattr("itemsize")?.extract::<usize>()? == 8 {
+    let array = if dtype.getattr("kind")?.extract::<char>()? == 'u'
+        && dtype.getattr("itemsize")?.extract::<usize>()? == 8
+    {
         numpy.getattr("minimum")?.call1((array, i64::MAX as u64))?
     } else {
         array.clone()
@@ -361,7 +365,10 @@ pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
 
 /// The items of a sequence argument of a batch (a list, a tuple or any sequence but str and
 /// bytes-likes), or a `TypeError` naming `what`.
-pub fn sequence_items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+pub fn sequence_items<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let is_sequence = obj.cast::<pyo3::types::PySequence>().is_ok()
         && !obj.is_instance_of::<PyString>()
         && !crate::py::convert::type_is_bytes_like(obj);

@@ -1,7 +1,9 @@
 //! `perfectplay._core.footholds`: moves are (row, col) destinations, answers from A's side.
 
 use crate::games::footholds::{self as game, Board, search};
-use crate::py::batch::{OnError, Parsed, errors_arg, is_array, sequence_items, solve_batch, threads_arg};
+use crate::py::batch::{
+    OnError, Parsed, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
+};
 use crate::py::convert::{
     Names, err, node_limit_arg, search_detached, to_analysis, to_item, to_solution,
 };
@@ -173,7 +175,9 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Per
         let ndim: usize = locations.getattr("ndim")?.extract()?;
         return match ndim {
             1 => Ok(PerRow::Shared(locations.clone())),
-            2 => Ok(PerRow::Each(locations.try_iter()?.collect::<PyResult<_>>()?)),
+            2 => Ok(PerRow::Each(
+                locations.try_iter()?.collect::<PyResult<_>>()?,
+            )),
             _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "{name} must have shape (2,) or (N, 2), got {ndim} dimensions"
             ))),
@@ -250,7 +254,10 @@ fn batch_solve<'py>(
             }
             let a = game::parse_location(&to_item(alocs.get(row))?, "aloc", &board).map_err(err)?;
             let b = game::parse_location(&to_item(blocs.get(row))?, "bloc", &board).map_err(err)?;
-            let index = match parsed_boards.iter().position(|known| known.footholds == board.footholds) {
+            let index = match parsed_boards
+                .iter()
+                .position(|known| known.footholds == board.footholds)
+            {
                 Some(index) => index,
                 None => {
                     parsed_boards.push(board);
@@ -261,8 +268,19 @@ fn batch_solve<'py>(
         }));
     }
     let cells = shape.map_or(0, |(rows, cols)| rows * cols);
-    let what = shape.map_or(String::new(), |(rows, cols)| format!("footholds {rows}x{cols}"));
-    solve_batch(py, parsed, cells, moves, threads, node_limit, on_error, progress, &what, |&(index, a, b), budget| {
-        search::label(&parsed_boards[index], a, b, budget, moves)
-    })
+    let what = shape.map_or(String::new(), |(rows, cols)| {
+        format!("footholds {rows}x{cols}")
+    });
+    solve_batch(
+        py,
+        parsed,
+        cells,
+        moves,
+        threads,
+        node_limit,
+        on_error,
+        progress,
+        &what,
+        |&(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
+    )
 }

@@ -171,7 +171,18 @@ fn batch_solve<'py>(
             rows: grids.grids.iter().map(|_| None).collect(),
             errors: grids.grids.into_iter().map(Result::err).collect(),
         };
-        return solve_batch(py, parsed, 0, moves, threads, node_limit, on_error, progress, "", |_, _| unreachable!());
+        return solve_batch(
+            py,
+            parsed,
+            0,
+            moves,
+            threads,
+            node_limit,
+            on_error,
+            progress,
+            "",
+            |_, _| unreachable!(),
+        );
     };
     let engine = search::engine(rows, cols, k).map_err(err)?;
     let table_bytes = table_mb.unwrap_or_else(|| search::default_table_bytes(rows * cols));
@@ -190,13 +201,24 @@ fn batch_solve<'py>(
         }));
     }
     let what = format!("{rows}x{cols} k={k}");
-    solve_batch(py, parsed, rows * cols, moves, threads, node_limit, on_error, progress, &what, |board, budget| {
-        let query = Query {
-            engine: engine.clone(),
-            board: *board,
-        };
-        query.label(table_bytes, budget, moves)
-    })
+    solve_batch(
+        py,
+        parsed,
+        rows * cols,
+        moves,
+        threads,
+        node_limit,
+        on_error,
+        progress,
+        &what,
+        |board, budget| {
+            let query = Query {
+                engine: engine.clone(),
+                board: *board,
+            };
+            query.label(table_bytes, budget, moves)
+        },
+    )
 }
 
 /// The boards of a batch, each read or its error, and the batch's shape when known.
@@ -229,7 +251,11 @@ fn read_grids(boards: &Bound<'_, PyAny>) -> PyResult<Grids> {
                         }
                     }
                 }
-                Ok(Grid { rows, cols, cells: marks })
+                Ok(Grid {
+                    rows,
+                    cols,
+                    cells: marks,
+                })
             })
             .collect();
         let shape = (size > 0).then_some((rows, cols));

@@ -1,7 +1,7 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
 use crate::games::mnk::solved::{self, NOT_LEGAL, table};
-use crate::games::tictactoe::batch::{self, BatchError, CellCode, CodeOf};
+use crate::games::tictactoe::batch::{self, BatchError, CellCode};
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
 use crate::py::batch::{Columns, OnError, errors_arg, sequence_items};
@@ -227,46 +227,49 @@ fn batch_solve<'py>(
     errors: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
-    let codes: Vec<CodeOf> = if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        array_codes(py, &native_rows(py, array)?)?
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let columns = if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        array_rows(py, &native_rows(py, array)?, moves, threads, on_error)?
     } else {
         let mut codes = Vec::new();
-        let mut first_error = None;
         for (row, board) in sequence_items(boards, "boards")?.iter().enumerate() {
-            match code(board) {
-                Ok(found) => codes.push(Ok(found as u16)),
-                Err(error) => {
-                    if on_error == OnError::Raise {
-                        return Err(with_row(py, error, row));
-                    }
-                    first_error.get_or_insert(row);
-                    codes.push(Err(crate::engine::error::Error::Malformed(String::new())));
+            let found = match code(board) {
+                Ok(code) if table().is_reachable(code) => code as u16,
+                Ok(code) if on_error == OnError::Raise => {
+                    return Err(with_row(py, err(solved::illegal_reason(code)), row));
                 }
-            }
+                Err(error) if on_error == OnError::Raise => return Err(with_row(py, error, row)),
+                _ => batch::BAD_ROW,
+            };
+            // A row of codes the labeller reads back as this code.
+            codes.extend(cells_of_code(found));
         }
-        codes
+        py.detach(|| batch::label_rows(&codes, moves, 1, batch::code_of_row_u8))
     };
-    if on_error == OnError::Raise
-        && let Some((row, Err(error))) = codes.iter().enumerate().find(|(_, c)| c.is_err())
-    {
-        return Err(with_row(py, err(error.clone()), row));
+    Columns::from_parts(
+        9,
+        columns.value,
+        columns.plies,
+        columns.best_move,
+        columns.best_mask,
+        columns.status,
+        columns.moves,
+    )
+    .into_py(py)
+}
+
+/// The 9 cell codes of a board code (`BAD_ROW`: cells no board has).
+fn cells_of_code(code: u16) -> [u8; 9] {
+    if code == batch::BAD_ROW {
+        return [3; 9];
     }
-    let mut columns = Columns::new(codes.len(), 9, moves);
-    let (value, plies, best_move, best_mask, status, moves) = columns.slices();
-    py.detach(|| {
-        batch::fill_rows(
-            &codes,
-            batch::Columns {
-                value,
-                plies,
-                best_move,
-                best_mask,
-                status,
-                moves,
-            },
-        );
-    });
-    columns.into_py(py)
+    let mut cells = [0u8; 9];
+    let mut rest = code;
+    for cell in &mut cells {
+        *cell = (rest % 3) as u8;
+        rest /= 3;
+    }
+    cells
 }
 
 /// A batch array checked for shape and dtype and made native, aligned and C-contiguous.
@@ -295,30 +298,33 @@ fn native_rows<'py>(
         .map_err(PyErr::from)
 }
 
-/// The code of every row of a native integer array, without the GIL.
-fn array_codes(py: Python<'_>, array: &Bound<'_, PyUntypedArray>) -> PyResult<Vec<CodeOf>> {
-    let rows = array.shape()[0];
+/// Every row of a native integer array labelled without the GIL; when bad rows raise, the
+/// first one's error naming its row.
+fn array_rows(
+    py: Python<'_>,
+    array: &Bound<'_, PyUntypedArray>,
+    moves: bool,
+    threads: usize,
+    on_error: OnError,
+) -> PyResult<batch::RowColumns> {
     macro_rules! typed {
-        ($($t:ty),*) => {$(
+        ($code_of:path; $($t:ty),*) => {$(
             if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
                 let readonly = typed.readonly();
                 let cells = readonly.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-                let mut codes = vec![Ok(0); rows];
-                py.detach(|| batch::codes_of_rows(cells, &mut codes));
-                return Ok(codes);
+                let columns = py.detach(|| batch::label_rows(cells, moves, threads, $code_of));
+                if on_error == OnError::Raise
+                    && let Some(row) = columns.status.iter().position(|&status| status != 0)
+                {
+                    let error = batch::row_error(&cells[row * 9..(row + 1) * 9]);
+                    return Err(with_row(py, err(error), row));
+                }
+                return Ok(columns);
             }
         )*};
     }
-    if let Ok(typed) = array.cast::<PyArrayDyn<u8>>() {
-        let readonly = typed.readonly();
-        let cells = readonly
-            .as_slice()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut codes = vec![Ok(0); rows];
-        py.detach(|| batch::codes_of_rows_u8(cells, &mut codes));
-        return Ok(codes);
-    }
-    typed!(i8, u16, i16, u32, i32, u64, i64);
+    typed!(batch::code_of_row_u8; u8);
+    typed!(batch::code_of_row; i8, u16, i16, u32, i32, u64, i64);
     Err(PyTypeError::new_err(format!(
         "boards must be an integer array, not {}",
         array.dtype()

@@ -11,6 +11,10 @@ pub struct Labels {
     pub plies: Box<[i16]>,
     /// The best moves as bits of cells (empty for a final position).
     pub best: Box<[u16]>,
+    /// The best moves as a row of the batch's `best_mask`.
+    pub best_row: Box<[[bool; CELLS]]>,
+    /// The first best move, -1 for a final position.
+    pub best_move: Box<[i16]>,
     /// For each cell: the value of that move for its player, 0 where it is no legal move.
     pub move_value: Box<[[i8; CELLS]]>,
     /// For each cell: the plies from now with that move, -1 where it is no legal move.
@@ -25,6 +29,8 @@ pub fn labels() -> &'static Labels {
             value: vec![NOT_LEGAL; CODES].into_boxed_slice(),
             plies: vec![-1; CODES].into_boxed_slice(),
             best: vec![0; CODES].into_boxed_slice(),
+            best_row: vec![[false; CELLS]; CODES].into_boxed_slice(),
+            best_move: vec![-1; CODES].into_boxed_slice(),
             move_value: vec![[0; CELLS]; CODES].into_boxed_slice(),
             move_plies: vec![[-1; CELLS]; CODES].into_boxed_slice(),
         };
@@ -34,6 +40,12 @@ pub fn labels() -> &'static Labels {
             labels.value[code] = label.value;
             labels.plies[code] = label.plies as i16;
             labels.best[code] = label.best as u16;
+            for (cell, slot) in labels.best_row[code].iter_mut().enumerate() {
+                *slot = label.best >> cell & 1 == 1;
+            }
+            if label.best != 0 {
+                labels.best_move[code] = label.best.trailing_zeros() as i16;
+            }
             for answer in label.moves {
                 labels.move_value[code][answer.cell as usize] = answer.value;
                 labels.move_plies[code][answer.cell as usize] = answer.plies as i16;
@@ -43,95 +55,188 @@ pub fn labels() -> &'static Labels {
     })
 }
 
-/// A row's code, or what is wrong with the row.
-pub type CodeOf = Result<u16, Error>;
+/// The code of a row that is malformed or not a legal position.
+pub const BAD_ROW: u16 = u16::MAX;
 
-/// The code of every row of 9 cells (row-major), each checked on its own: a bad row does not
-/// stop the others.
-pub fn codes_of_rows<T: CellCode>(cells: &[T], codes: &mut [CodeOf]) {
-    for (chunk, code) in cells.chunks_exact(CELLS).zip(codes.iter_mut()) {
-        let mut marks = [0u8; CELLS];
-        *code = match chunk.iter().zip(&mut marks).try_for_each(|(&value, mark)| {
-            *mark = value.mark().ok_or(value)?;
-            Ok::<(), T>(())
-        }) {
-            Err(bad) => Err(Error::Malformed(format!(
-                "cell value {bad} is not 0, 1 or 2"
-            ))),
-            Ok(()) => {
-                let code: u32 = marks.iter().zip(POW3).map(|(&m, w)| u32::from(m) * w).sum();
-                legal_code(code as usize)
-            }
-        };
+/// What is wrong with a bad row of 9 cells.
+pub fn row_error<T: CellCode>(chunk: &[T]) -> Error {
+    let mut out = [0i8];
+    match lookup_rows(chunk, &table().value, &mut out) {
+        Err(bad) => bad.error,
+        Ok(()) => unreachable!("a bad row"),
     }
 }
 
-/// [`codes_of_rows`] for `uint8` rows, eight cells at a time (see [`lookup_rows_u8`]).
-pub fn codes_of_rows_u8(cells: &[u8], codes: &mut [CodeOf]) {
-    for (chunk, code) in cells.chunks_exact(CELLS).zip(codes.iter_mut()) {
-        *code = match swar_code(chunk) {
-            Some(found) => legal_code(found),
-            None => {
-                codes_of_rows(chunk, std::slice::from_mut(code));
+fn legal_code(code: usize) -> u16 {
+    if table().is_reachable(code) {
+        code as u16
+    } else {
+        BAD_ROW
+    }
+}
+
+/// The columns of a batch answer, each the length of the whole batch: `best_mask` and the
+/// move arrays hold 9 entries a row.
+pub struct RowColumns {
+    pub value: Vec<i8>,
+    pub plies: Vec<i16>,
+    pub best_move: Vec<i16>,
+    pub best_mask: Vec<bool>,
+    pub status: Vec<u8>,
+    pub moves: Option<(Vec<i8>, Vec<i16>)>,
+}
+
+/// A run of rows' share of every column.
+struct Share<'a> {
+    value: &'a mut [i8],
+    plies: &'a mut [i16],
+    best_move: &'a mut [i16],
+    best_mask: &'a mut [bool],
+    status: &'a mut [u8],
+    moves: Option<(&'a mut [i8], &'a mut [i16])>,
+}
+
+impl<'a> Share<'a> {
+    /// The first `rows` rows, and the rest.
+    fn split(self, rows: usize) -> (Share<'a>, Share<'a>) {
+        let (value, value_rest) = self.value.split_at_mut(rows);
+        let (plies, plies_rest) = self.plies.split_at_mut(rows);
+        let (best_move, best_move_rest) = self.best_move.split_at_mut(rows);
+        let (best_mask, best_mask_rest) = self.best_mask.split_at_mut(rows * CELLS);
+        let (status, status_rest) = self.status.split_at_mut(rows);
+        let (moves, moves_rest) = match self.moves {
+            Some((values, plies)) => {
+                let (values, values_rest) = values.split_at_mut(rows * CELLS);
+                let (plies, plies_rest) = plies.split_at_mut(rows * CELLS);
+                (Some((values, plies)), Some((values_rest, plies_rest)))
+            }
+            None => (None, None),
+        };
+        (
+            Share {
+                value,
+                plies,
+                best_move,
+                best_mask,
+                status,
+                moves,
+            },
+            Share {
+                value: value_rest,
+                plies: plies_rest,
+                best_move: best_move_rest,
+                best_mask: best_mask_rest,
+                status: status_rest,
+                moves: moves_rest,
+            },
+        )
+    }
+
+    /// Labels rows of 9 cells, each code found by `code_of` ([`BAD_ROW`] for a bad row).
+    fn fill<T>(self, cells: &[T], code_of: &impl Fn(&[T]) -> u16) {
+        let labels = labels();
+        let Share {
+            value,
+            plies,
+            best_move,
+            best_mask,
+            status,
+            mut moves,
+        } = self;
+        for (row, chunk) in cells.chunks_exact(CELLS).enumerate() {
+            let code = code_of(chunk);
+            let at = row * CELLS..(row + 1) * CELLS;
+            if code == BAD_ROW {
+                (value[row], plies[row], best_move[row], status[row]) = (0, -1, -1, 1);
+                best_mask[at.clone()].fill(false);
+                if let Some((values, plies)) = &mut moves {
+                    values[at.clone()].fill(0);
+                    plies[at].fill(-1);
+                }
                 continue;
             }
-        };
-    }
-}
-
-/// The columns of a batch answer, row-major (`best_mask` and the move arrays 9 per row).
-pub struct Columns<'a> {
-    pub value: &'a mut [i8],
-    pub plies: &'a mut [i16],
-    pub best_move: &'a mut [i16],
-    pub best_mask: &'a mut [bool],
-    pub status: &'a mut [u8],
-    pub moves: Option<(&'a mut [i8], &'a mut [i16])>,
-}
-
-/// Copies each good row's label from [`labels`]; a bad row keeps what the columns hold
-/// (the caller's sentinels) and gets status 1.
-pub fn fill_rows(codes: &[CodeOf], columns: Columns) {
-    let labels = labels();
-    let Columns {
-        value,
-        plies,
-        best_move,
-        best_mask,
-        status,
-        mut moves,
-    } = columns;
-    for (row, code) in codes.iter().enumerate() {
-        let Ok(code) = code else {
-            status[row] = 1;
-            continue;
-        };
-        let code = *code as usize;
-        let best = labels.best[code];
-        value[row] = labels.value[code];
-        plies[row] = labels.plies[code];
-        best_move[row] = if best == 0 {
-            -1
-        } else {
-            best.trailing_zeros() as i16
-        };
-        for (cell, slot) in best_mask[row * CELLS..(row + 1) * CELLS].iter_mut().enumerate() {
-            *slot = best >> cell & 1 == 1;
-        }
-        status[row] = 0;
-        if let Some((move_value, move_plies)) = &mut moves {
-            move_value[row * CELLS..(row + 1) * CELLS].copy_from_slice(&labels.move_value[code]);
-            move_plies[row * CELLS..(row + 1) * CELLS].copy_from_slice(&labels.move_plies[code]);
+            let code = code as usize;
+            value[row] = labels.value[code];
+            plies[row] = labels.plies[code];
+            best_move[row] = labels.best_move[code];
+            status[row] = 0;
+            best_mask[at.clone()].copy_from_slice(&labels.best_row[code]);
+            if let Some((values, plies)) = &mut moves {
+                values[at.clone()].copy_from_slice(&labels.move_value[code]);
+                plies[at].copy_from_slice(&labels.move_plies[code]);
+            }
         }
     }
 }
 
-fn legal_code(code: usize) -> CodeOf {
-    if table().is_reachable(code) {
-        Ok(code as u16)
-    } else {
-        Err(illegal_reason(code))
-    }
+/// Below this many rows a batch is labelled on the calling thread alone.
+const ROWS_PER_THREAD: usize = 1 << 16;
+
+/// Every row's label copied from [`labels`], the rows shared among up to `threads` threads;
+/// a bad row gets status 1 and the sentinels of a failed row (value 0, plies -1, no best
+/// move). `code_of` finds a row's code ([`BAD_ROW`] for a bad row).
+pub fn label_rows<T: Sync>(
+    cells: &[T],
+    moves: bool,
+    threads: usize,
+    code_of: impl Fn(&[T]) -> u16 + Sync,
+) -> RowColumns {
+    let rows = cells.len() / CELLS;
+    // Zeroed memory comes from the system untouched: each thread faults in its own share.
+    let mut columns = RowColumns {
+        value: vec![0; rows],
+        plies: vec![0; rows],
+        best_move: vec![0; rows],
+        best_mask: vec![false; rows * CELLS],
+        status: vec![0; rows],
+        moves: moves.then(|| (vec![0; rows * CELLS], vec![0; rows * CELLS])),
+    };
+    let mut rest = Share {
+        value: &mut columns.value,
+        plies: &mut columns.plies,
+        best_move: &mut columns.best_move,
+        best_mask: &mut columns.best_mask,
+        status: &mut columns.status,
+        moves: columns
+            .moves
+            .as_mut()
+            .map(|(values, plies)| (values.as_mut_slice(), plies.as_mut_slice())),
+    };
+    let threads = threads.clamp(1, rows.div_ceil(ROWS_PER_THREAD).max(1));
+    let per_thread = rows.div_ceil(threads);
+    std::thread::scope(|scope| {
+        let mut first = 0;
+        while first < rows {
+            let count = per_thread.min(rows - first);
+            let (share, remaining) = rest.split(count);
+            rest = remaining;
+            let part = &cells[first * CELLS..(first + count) * CELLS];
+            let code_of = &code_of;
+            if first + count == rows {
+                share.fill(part, code_of);
+            } else {
+                scope.spawn(move || share.fill(part, code_of));
+            }
+            first += count;
+        }
+    });
+    columns
+}
+
+/// The code of a row of cell values, [`BAD_ROW`] for a bad row.
+pub fn code_of_row<T: CellCode>(chunk: &[T]) -> u16 {
+    let found = chunk
+        .iter()
+        .zip(POW3)
+        .try_fold(0u32, |sum, (&value, weight)| {
+            Some(sum + u32::from(value.mark()?) * weight)
+        });
+    found.map_or(BAD_ROW, |code| legal_code(code as usize))
+}
+
+/// [`code_of_row`] for `uint8` cells, eight at a time.
+pub fn code_of_row_u8(chunk: &[u8]) -> u16 {
+    swar_code(chunk).map_or(BAD_ROW, legal_code)
 }
 
 /// The code of 9 `uint8` cells by pairwise multiply-adds, `None` if a cell is above 2.
@@ -236,15 +341,21 @@ mod tests {
             [1, 0, 0, 0, 0, 0, 0, 0, 0],
         ]
         .concat();
-        let mut plain = vec![Ok(0); 4];
-        let mut fast = vec![Ok(0); 4];
-        codes_of_rows(&rows, &mut plain);
-        codes_of_rows_u8(&rows, &mut fast);
+        let plain: Vec<u16> = rows.chunks(9).map(code_of_row).collect();
+        let fast: Vec<u16> = rows.chunks(9).map(code_of_row_u8).collect();
         assert_eq!(plain, fast);
-        assert_eq!(plain[0], Ok(0));
-        assert!(matches!(plain[1], Err(Error::Illegal(_))));
-        assert!(matches!(plain[2], Err(Error::Malformed(_))));
-        assert_eq!(plain[3], Ok(1));
+        assert_eq!(plain, vec![0, BAD_ROW, BAD_ROW, 1]);
+        assert!(matches!(row_error(&rows[9..18]), Error::Illegal(_)));
+        assert!(matches!(row_error(&rows[18..27]), Error::Malformed(_)));
+        // Split over threads or not, the same columns.
+        let many: Vec<u8> = rows.repeat(50_000);
+        let one = label_rows(&many, true, 1, code_of_row_u8);
+        let two = label_rows(&many, true, 3, code_of_row_u8);
+        assert_eq!(one.status, two.status);
+        assert_eq!(one.best_mask, two.best_mask);
+        assert_eq!(one.moves, two.moves);
+        assert_eq!(&one.status[..4], &[0, 1, 1, 0]);
+        assert_eq!(one.best_mask.len(), 200_000 * 9);
         assert_eq!(labels().plies[0], 9);
         assert_eq!(labels().best[0], 0x1ff);
     }
