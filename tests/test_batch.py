@@ -227,3 +227,35 @@ def test_batch_solution_is_immutable_and_converts() -> None:
         "value": np.int8, "plies": np.int16, "best_move": np.int16, "best_mask": np.bool_,
         "status": np.uint8, "nodes": np.uint64, "move_value": np.int8, "move_plies": np.int16,
     }  # fmt: skip
+
+
+@pytest.mark.usefixtures("sigint_handled")
+def test_ctrl_c_stops_every_worker_within_a_second() -> None:
+    import _thread
+    import threading
+    import time
+
+    api = implementation("mnk", "rust")
+    # Each of these takes seconds: the batch would run for minutes on two threads.
+    boards = ["......./......./......./......./......./......./......."] * 1 + [
+        f"{'x' if i % 2 else '.'}....../......./......./......./......./......./......."
+        for i in range(2)
+    ]
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            api.batch_solve(boards, 5, threads=2)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 1.3
+
+
+def test_progress_bar_on_standard_error(capfd: pytest.CaptureFixture[str]) -> None:
+    boards = [_random_game(random.Random(seed), 4, 4) for seed in range(200)]
+    implementation("mnk", "rust").batch_solve(boards, 4, progress=True)
+    err = capfd.readouterr().err
+    assert "4x4 k=4" in err and "positions" in err and "100%" in err
+    implementation("mnk", "python").batch_solve(boards[:20], 4, progress=True)
+    assert "20/20" in capfd.readouterr().err

@@ -144,3 +144,42 @@ def test_mnk_failures(args: tuple[str, ...], status: int, words: str) -> None:
 def test_mnk_reports_progress_on_long_searches() -> None:
     result = run_mnk("4x4", "4", "--backend", "python", "--node-limit", "2000000")
     assert "still solving 4x4 k=4 (1 s)" in result.stderr
+
+
+def test_label_writes_the_batch_arrays(tmp_path: Path, backend: str) -> None:
+    import numpy as np
+
+    boards = np.array([[[1, 0, 0], [0, 2, 0], [0, 0, 0]], [[1, 1, 1], [2, 2, 0], [0, 0, 0]]])
+    np.save(tmp_path / "boards.npy", boards)
+    out = tmp_path / "labels.npz"
+    result = run(
+        "label", "", "mnk", str(tmp_path / "boards.npy"), "-o", str(out), "--k", "3",
+        "--moves", "--backend", backend,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "2 rows" in result.stderr and "2 solved" in result.stderr
+    labels = np.load(out)
+    assert labels["value"].tolist() == [0, -1]
+    assert labels["move_plies"].shape == (2, 9)
+    np.save(tmp_path / "a.npy", np.array([[1, 0], [0, 0]]))
+    np.save(tmp_path / "b.npy", np.array([1, 2]))
+    np.save(tmp_path / "board.npy", np.ones((3, 3), np.int8))
+    result = run(
+        "label", "", "footholds", str(tmp_path / "board.npy"), "-o", str(out),
+        "--alocs", str(tmp_path / "a.npy"), "--blocs", str(tmp_path / "b.npy"),
+        "--backend", backend,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert np.load(out)["plies"].tolist() == [5, 6]
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b"not numpy", "cannot read boards"), (b"\x93NUMPY\x01\x00", "cannot read boards")],
+)
+def test_label_bad_files_are_one_line(tmp_path: Path, content: bytes, words: str) -> None:
+    (tmp_path / "boards.npy").write_bytes(content)
+    result = run("label", "", "tictactoe", str(tmp_path / "boards.npy"), "-o", str(tmp_path / "x"))
+    assert result.returncode == 1
+    assert words in result.stderr and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr

@@ -235,6 +235,53 @@ def run_mnk(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_label(args: argparse.Namespace) -> int:
+    """``perfectplay label GAME BOARDS.npy -o LABELS.npz``: batch_solve from .npy to .npz."""
+    import numpy as np
+
+    name = "perfectplay label"
+    api = implementation(args.game, args.backend)
+
+    def load(path: str, what: str) -> Any:
+        try:
+            return np.load(path, allow_pickle=False)
+        except (OSError, ValueError, EOFError) as error:
+            raise InputError(0, f"cannot read {what} {path}: {error}") from None
+
+    try:
+        boards = load(args.boards, "boards")
+        options: dict[str, Any] = {"moves": args.moves, "errors": args.errors}
+        if args.game == "tictactoe":
+            result = api.batch_solve(boards, **options)
+        else:
+            options.update(threads=args.threads, node_limit=args.node_limit, progress=True)
+            if args.game == "mnk":
+                if args.k is None:
+                    print(f"{name}: mnk needs --k", file=sys.stderr)
+                    return 2
+                result = api.batch_solve(boards, args.k, **options)
+            else:
+                if args.alocs is None or args.blocs is None:
+                    print(f"{name}: footholds needs --alocs and --blocs", file=sys.stderr)
+                    return 2
+                alocs, blocs = load(args.alocs, "alocs"), load(args.blocs, "blocs")
+                result = api.batch_solve(boards, alocs, blocs, **options)
+        np.savez(args.output, **result.to_dict())
+    except InputError as error:
+        print(f"{name}: {_one_line(str(error).removeprefix('line 0: '))}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError, MemoryError, SearchLimitExceeded, OSError) as error:
+        print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
+        return 1
+    statuses = np.bincount(result.status, minlength=3)
+    print(
+        f"{name}: {len(result)} rows to {args.output}: {statuses[0]} solved, {statuses[1]} bad, "
+        f"{statuses[2]} over the node limit",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="perfectplay",
@@ -258,11 +305,32 @@ def _parser() -> argparse.ArgumentParser:
     mnk.add_argument("--table-mb", type=float, default=None, help="transposition table size")
     mnk.add_argument("--json", action="store_true", help="one JSON object instead of text")
     mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    summary = "label many positions: a .npy of boards in, a .npz of BatchSolution arrays out"
+    label = commands.add_parser("label", help=summary, description=summary)
+    label.add_argument("game", choices=("tictactoe", "mnk", "footholds"))
+    label.add_argument("boards", metavar="BOARDS.npy")
+    label.add_argument("-o", "--output", required=True, metavar="LABELS.npz")
+    label.add_argument("--k", type=int, help="m,n,k: k in a row wins")
+    label.add_argument("--alocs", metavar="A.npy", help="footholds: A's cells, (N, 2) or (2,)")
+    label.add_argument("--blocs", metavar="B.npy", help="footholds: B's cells, (N, 2) or (2,)")
+    label.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    label.add_argument("--node-limit", type=int, default=None, help="per position")
+    label.add_argument("--moves", action="store_true", help="also each move's value and plies")
+    label.add_argument("--errors", choices=("raise", "mask"), default="raise")
+    label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "label":
+        try:
+            return run_label(args)
+        except ImportError as error:
+            print(f"perfectplay label: {error}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            return 130
     if args.command == "mnk":
         try:
             return run_mnk(args)

@@ -1,0 +1,75 @@
+"""perfectplay.dask on a real distributed.LocalCluster with two worker processes: the fields
+equal the local batch_solve's."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import dask.array as da
+import numpy as np
+import pytest
+from dask.base import compute
+from distributed import Client, LocalCluster
+
+import perfectplay.dask
+from perfectplay._backend import implementation
+from test_batch import _random_game
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    with (
+        LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def same_as_local(fields: dict[str, Any], local: Any) -> None:
+    computed = dict(zip(fields, compute(*fields.values()), strict=True))
+    expected = local.to_dict()
+    assert set(computed) == set(expected)
+    for name, array in computed.items():
+        assert array.dtype == expected[name].dtype, name
+        if name != "nodes":  # effort: depends on what each worker's tables knew
+            assert np.array_equal(array, expected[name]), name
+
+
+def test_mnk_on_a_cluster_equals_the_local_call(client: Client) -> None:
+    boards = [_random_game(random.Random(seed), 4, 4) for seed in range(120)]
+    codes = np.array([[[".xo".index(c) for c in row] for row in b.split("/")] for b in boards])
+    local = implementation("mnk").batch_solve(codes, 4, moves=True)
+    fields = perfectplay.dask.batch_solve(
+        da.from_array(codes, chunks=(25, 4, 4)), "mnk", k=4, moves=True
+    )
+    same_as_local(fields, local)
+
+
+def test_footholds_and_tictactoe_on_a_cluster(client: Client) -> None:
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    alocs = np.array([a for a in cells for _ in cells])
+    blocs = np.array([b for _ in cells for b in cells])
+    boards = np.ones((len(alocs), 3, 3), np.int8)
+    boards[::7, 1, 1] = 0
+    local = implementation("footholds").batch_solve(boards, alocs, blocs, errors="mask")
+    fields = perfectplay.dask.batch_solve(
+        da.from_array(boards, chunks=20), "footholds", alocs=alocs, blocs=blocs, errors="mask"
+    )
+    same_as_local(fields, local)
+    rows = np.array([[0] * 9, [1, 1, 0, 2, 2, 0, 0, 0, 0]] * 50, np.uint8)
+    local = implementation("tictactoe").batch_solve(rows, moves=True)
+    same_as_local(
+        perfectplay.dask.batch_solve(da.from_array(rows, chunks=30), "tictactoe", moves=True),
+        local,
+    )
+
+
+def test_arguments_are_checked() -> None:
+    with pytest.raises(TypeError):
+        perfectplay.dask.batch_solve(np.zeros((2, 9)), "tictactoe")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        perfectplay.dask.batch_solve(da.zeros((2, 9)), "chess")
