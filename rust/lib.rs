@@ -34,7 +34,7 @@ pub mod tictactoe {
 /// m,n,k-games: parse a board, check it into a `Query`, and solve or analyze it.
 pub mod mnk {
     pub use crate::games::mnk::exhaustive::exhaustive_solve;
-    pub use crate::games::mnk::search::default_table_bytes;
+    pub use crate::games::mnk::search::{default_batch_table_bytes, default_table_bytes};
     pub use crate::games::mnk::{Query, empty_board, is_reachable, parse_board};
 }
 

@@ -22,11 +22,16 @@ pub type RowResult = Result<Label, Error>;
 /// and to solve) runs on the calling thread about every 50 ms until the work is done;
 /// returning `true` stops the batch: rows not solved by then answer `Stop::Interrupted`.
 /// Results come back in row order, whatever the thread count.
+///
+/// Rows are solved in the order of `cells_left` (fewest first): positions near the end of a
+/// game are cheap, and what a worker's kept tables learn from them answers parts of the
+/// searches of earlier positions that come later.
 pub fn run<T, F>(
     rows: &[Option<T>],
     threads: usize,
     node_limit: Option<u64>,
     solve: F,
+    cells_left: impl Fn(&T) -> u32,
     mut monitor: impl FnMut(usize, usize) -> bool,
 ) -> Vec<Option<RowResult>>
 where
@@ -46,6 +51,7 @@ where
             same_as[index] = first;
         }
     }
+    unique.sort_by_key(|&index| rows[index].as_ref().map_or(0, &cells_left));
     let results: Vec<Mutex<Option<RowResult>>> =
         (0..rows.len()).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
@@ -125,6 +131,7 @@ mod tests {
                     calls.fetch_add(1, Ordering::Relaxed);
                     Ok(label(row.signum() as i8))
                 },
+                |_| 0,
                 |_, _| false,
             );
             let values: Vec<Option<i8>> = results
@@ -149,6 +156,7 @@ mod tests {
                     budget.visit()?;
                 }
             },
+            |_| 0,
             |_, _| true,
         );
         assert!(

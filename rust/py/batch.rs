@@ -252,6 +252,7 @@ pub fn solve_batch<'py, T, F>(
     progress: bool,
     what: &str,
     solve: F,
+    cells_left: impl Fn(&T) -> u32 + Send,
 ) -> PyResult<Bound<'py, PyAny>>
 where
     T: Hash + Eq + Sync + Send,
@@ -271,21 +272,28 @@ where
     let mut interrupt: Option<PyErr> = None;
     let mut failure: Option<PyErr> = None;
     let results = py.detach(|| {
-        batch::run(&rows, threads, node_limit, solve, |done, total| {
-            Python::attach(|py| {
-                if let Err(error) = bar.update(py, done, total) {
-                    failure = Some(error);
-                    return true;
-                }
-                match main_thread.then(|| py.check_signals()) {
-                    Some(Err(pending)) => {
-                        interrupt = Some(pending);
-                        true
+        batch::run(
+            &rows,
+            threads,
+            node_limit,
+            solve,
+            cells_left,
+            |done, total| {
+                Python::attach(|py| {
+                    if let Err(error) = bar.update(py, done, total) {
+                        failure = Some(error);
+                        return true;
                     }
-                    _ => false,
-                }
-            })
-        })
+                    match main_thread.then(|| py.check_signals()) {
+                        Some(Err(pending)) => {
+                            interrupt = Some(pending);
+                            true
+                        }
+                        _ => false,
+                    }
+                })
+            },
+        )
     });
     bar.close(py)?;
     if let Some(error) = failure {
@@ -325,7 +333,11 @@ where
 
 /// The cells of a numpy array of integer codes (bools too when `bools`), as `i64` in C order,
 /// with its shape: an array of any byte order, alignment or layout is read.
-pub fn array_cells(array: &Bound<'_, PyAny>, bools: bool) -> PyResult<(Vec<usize>, Vec<i64>)> {
+pub fn array_cells(
+    array: &Bound<'_, PyAny>,
+    bools: bool,
+    what: &str,
+) -> PyResult<(Vec<usize>, Vec<i64>)> {
     let py = array.py();
     let dtype = array.getattr("dtype")?;
     let kind: char = dtype.getattr("kind")?.extract()?;
@@ -336,7 +348,7 @@ pub fn array_cells(array: &Bound<'_, PyAny>, bools: bool) -> PyResult<(Vec<usize
             "an integer"
         };
         return Err(PyTypeError::new_err(format!(
-            "boards must be {wanted} array, not {dtype}"
+            "{what} must be {wanted} array, not {dtype}"
         )));
     }
     let shape: Vec<usize> = array.getattr("shape")?.extract()?;

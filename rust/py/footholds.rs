@@ -1,8 +1,9 @@
 //! `perfectplay._core.footholds`: moves are (row, col) destinations, answers from A's side.
 
 use crate::games::footholds::{self as game, Board, search};
+use crate::input::Item;
 use crate::py::batch::{
-    OnError, Parsed, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
+    OnError, Parsed, array_cells, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
 };
 use crate::py::convert::{
     Names, err, node_limit_arg, search_detached, to_analysis, to_item, to_solution,
@@ -103,13 +104,14 @@ fn analyze<'py>(
     to_analysis(py, answers, &names(call.board.cols))
 }
 
-/// A batch argument: one value for every row, or one per row.
-enum PerRow<'py> {
-    Shared(Bound<'py, PyAny>),
-    Each(Vec<Bound<'py, PyAny>>),
+/// A batch argument as plain data: one value for every row, or one per row (each read, or
+/// the error reading it).
+enum PerRow {
+    Shared(PyResult<Item<'static>>),
+    Each(Vec<PyResult<Item<'static>>>),
 }
 
-impl<'py> PerRow<'py> {
+impl PerRow {
     fn rows(&self) -> Option<usize> {
         match self {
             PerRow::Shared(_) => None,
@@ -117,11 +119,12 @@ impl<'py> PerRow<'py> {
         }
     }
 
-    fn get(&self, row: usize) -> &Bound<'py, PyAny> {
-        match self {
+    fn get(&self, py: Python<'_>, row: usize) -> PyResult<&Item<'static>> {
+        let item = match self {
             PerRow::Shared(item) => item,
             PerRow::Each(items) => &items[row],
-        }
+        };
+        item.as_ref().map_err(|error| error.clone_ref(py))
     }
 }
 
@@ -132,23 +135,44 @@ fn is_nested(item: &Bound<'_, PyAny>) -> bool {
             && !crate::py::convert::type_is_bytes_like(item))
 }
 
+/// The rows of an integer array of shape (N, ...) as items, each an `Item::Seq` of the rest
+/// of its shape: read in place, no Python object a row.
+fn array_rows(
+    array: &Bound<'_, PyAny>,
+    bools: bool,
+    what: &str,
+) -> PyResult<Vec<PyResult<Item<'static>>>> {
+    let (shape, cells) = array_cells(array, bools, what)?;
+    let ints = |values: &[i64]| Item::Seq(values.iter().map(|&v| Item::Int(v)).collect());
+    let per_row: usize = shape[1..].iter().product();
+    Ok((0..shape[0])
+        .map(|row| {
+            let values = &cells[row * per_row..(row + 1) * per_row];
+            Ok(match shape[1..] {
+                [_] => ints(values),
+                [_, cols] => Item::Seq(values.chunks(cols.max(1)).map(ints).collect()),
+                _ => unreachable!("checked by the caller"),
+            })
+        })
+        .collect())
+}
+
 /// Boards: an array of shape (rows, cols) or a str is one board for every row; an array of
 /// shape (N, rows, cols), or a sequence of boards, one per row. A sequence whose first item is
 /// a row of cells (a sequence of ints or bools) is one board.
-fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
+fn boards_arg(boards: &Bound<'_, PyAny>) -> PyResult<PerRow> {
     if is_array(boards) {
         let ndim: usize = boards.getattr("ndim")?.extract()?;
         return match ndim {
-            2 => Ok(PerRow::Shared(boards.clone())),
-            3 => Ok(PerRow::Each(boards.try_iter()?.collect::<PyResult<_>>()?)),
+            2 => Ok(PerRow::Shared(to_item(boards))),
+            3 => Ok(PerRow::Each(array_rows(boards, true, "boards")?)),
             _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "boards must have shape (rows, cols) or (N, rows, cols), got {} dimensions",
-                ndim
+                "boards must have shape (rows, cols) or (N, rows, cols), got {ndim} dimensions"
             ))),
         };
     }
     if boards.is_instance_of::<pyo3::types::PyString>() {
-        return Ok(PerRow::Shared(boards.clone()));
+        return Ok(PerRow::Shared(to_item(boards)));
     }
     let items = sequence_items(boards, "boards")?;
     let one_board = items.first().is_some_and(|first| {
@@ -162,21 +186,29 @@ fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
                 .is_some_and(|cell| !is_nested(&cell))
     });
     Ok(if one_board {
-        PerRow::Shared(boards.clone())
+        PerRow::Shared(to_item(boards))
     } else {
-        PerRow::Each(items)
+        PerRow::Each(items.iter().map(to_item).collect())
     })
 }
 
 /// Locations: a pair of ints (an array of shape (2,)) is one location for every row; an array
 /// of shape (N, 2), or a sequence of pairs, one per row.
-fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<PerRow<'py>> {
+fn locations_arg(locations: &Bound<'_, PyAny>, name: &str) -> PyResult<PerRow> {
     if is_array(locations) {
         let ndim: usize = locations.getattr("ndim")?.extract()?;
         return match ndim {
-            1 => Ok(PerRow::Shared(locations.clone())),
+            1 => Ok(PerRow::Shared(to_item(locations))),
+            2 if locations
+                .getattr("dtype")?
+                .getattr("kind")?
+                .extract::<char>()?
+                != 'b' =>
+            {
+                Ok(PerRow::Each(array_rows(locations, false, name)?))
+            }
             2 => Ok(PerRow::Each(
-                locations.try_iter()?.collect::<PyResult<_>>()?,
+                locations.try_iter()?.map(|row| to_item(&row?)).collect(),
             )),
             _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
                 "{name} must have shape (2,) or (N, 2), got {ndim} dimensions"
@@ -185,9 +217,9 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Per
     }
     let items = sequence_items(locations, name)?;
     Ok(if items.iter().any(is_nested) {
-        PerRow::Each(items)
+        PerRow::Each(items.iter().map(to_item).collect())
     } else {
-        PerRow::Shared(locations.clone())
+        PerRow::Shared(to_item(locations))
     })
 }
 
@@ -235,7 +267,9 @@ fn batch_solve<'py>(
                 Err(error) => Err(error.clone_ref(py)),
             }
         } else {
-            game::parse_board(&to_item(boards.get(row))?).map_err(err)
+            boards
+                .get(py, row)
+                .and_then(|item| game::parse_board(item).map_err(err))
         };
         board_rows.push(board);
     }
@@ -252,8 +286,8 @@ fn batch_solve<'py>(
                     board.rows, board.cols
                 )));
             }
-            let a = game::parse_location(&to_item(alocs.get(row))?, "aloc", &board).map_err(err)?;
-            let b = game::parse_location(&to_item(blocs.get(row))?, "bloc", &board).map_err(err)?;
+            let a = game::parse_location(alocs.get(py, row)?, "aloc", &board).map_err(err)?;
+            let b = game::parse_location(blocs.get(py, row)?, "bloc", &board).map_err(err)?;
             let index = match parsed_boards
                 .iter()
                 .position(|known| known.footholds == board.footholds)
@@ -282,5 +316,6 @@ fn batch_solve<'py>(
         progress,
         &what,
         |&(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
+        |&(index, _, _)| parsed_boards[index].footholds.count_ones(),
     )
 }

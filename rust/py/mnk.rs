@@ -182,10 +182,11 @@ fn batch_solve<'py>(
             progress,
             "",
             |_, _| unreachable!(),
+            |_| 0,
         );
     };
     let engine = search::engine(rows, cols, k).map_err(err)?;
-    let table_bytes = table_mb.unwrap_or_else(|| search::default_table_bytes(rows * cols));
+    let table_bytes = table_mb.unwrap_or_else(|| search::default_batch_table_bytes(rows * cols));
     let mut parsed = Parsed::with_capacity(grids.grids.len());
     for grid in grids.grids {
         parsed.push(grid.and_then(|grid| {
@@ -218,6 +219,7 @@ fn batch_solve<'py>(
             };
             query.label(table_bytes, budget, moves)
         },
+        |board| (rows * cols) as u32 - (board.x | board.o).count_ones(),
     )
 }
 
@@ -231,7 +233,7 @@ struct Grids {
 /// `solve` takes.
 fn read_grids(boards: &Bound<'_, PyAny>) -> PyResult<Grids> {
     if is_array(boards) {
-        let (shape, cells) = array_cells(boards, false)?;
+        let (shape, cells) = array_cells(boards, false, "boards")?;
         let [count, rows, cols] = shape[..] else {
             return Err(PyValueError::new_err(format!(
                 "boards must have shape (N, rows, cols), got {shape:?}"

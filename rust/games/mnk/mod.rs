@@ -282,7 +282,7 @@ impl Query {
         }
         let (mine, theirs) = self.board.relative();
         let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+        search::with_solver(&self.engine, table_bytes, false, budget, |solver| {
             Ok(driver::solve(solver, &root, to_move, &AsGiven)?)
         })
     }
@@ -297,7 +297,7 @@ impl Query {
         }
         let (mine, theirs) = self.board.relative();
         let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+        search::with_solver(&self.engine, table_bytes, false, budget, |solver| {
             Ok(driver::analyze(solver, &root, &AsGiven)?)
         })
     }
@@ -314,7 +314,7 @@ impl Query {
         }
         let (mine, theirs) = self.board.relative();
         let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+        search::with_solver(&self.engine, table_bytes, true, budget, |solver| {
             Ok(driver::label(solver, &root, moves, &AsGiven)?)
         })
     }
@@ -330,7 +330,7 @@ impl Query {
         }
         let (mine, theirs) = self.board.relative();
         let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, budget, |solver| {
+        search::with_solver(&self.engine, table_bytes, false, budget, |solver| {
             Ok(driver::best_move(solver, &root, &AsGiven)?)
         })
     }

@@ -30,6 +30,13 @@ pub fn default_table_bytes(cells: usize) -> usize {
     table::SLOT_BYTES << (cells / 2 + 8).clamp(12, 22)
 }
 
+/// Default table size of a batch worker: at least 16 MiB. A worker keeps its table for all its
+/// rows, and positions of one batch share much: on 100,000 random 4x4 positions 16 MiB took
+/// 2.3x less time than the single-call default of 1.5 MiB.
+pub fn default_batch_table_bytes(cells: usize) -> usize {
+    default_table_bytes(cells).max(KEPT_TABLE_BYTES)
+}
+
 /// The most table a board of `cells` cells can use: a slot for each of its at most 3^cells
 /// positions. A bigger request is cut to this (and never allocated and zeroed in vain).
 pub fn usable_table_bytes(cells: usize) -> usize {
@@ -252,10 +259,12 @@ thread_local! {
 }
 
 /// Runs `work` on a solver whose table holds `table_bytes`, reusing this thread's kept table
-/// when it fits.
+/// when it fits. The table is kept for the thread's next search when it is small, or whatever
+/// its size with `keep_any` (a batch worker, whose thread ends with its batch).
 pub fn with_solver<T>(
     engine: &Engine,
     table_bytes: usize,
+    keep_any: bool,
     budget: &mut Budget,
     work: impl FnOnce(&mut Solver) -> Result<T, Error>,
 ) -> Result<T, Error> {
@@ -277,7 +286,7 @@ pub fn with_solver<T>(
         budget,
     };
     let result = work(&mut solver);
-    if solver.table.bytes() <= KEPT_TABLE_BYTES {
+    if keep_any || solver.table.bytes() <= KEPT_TABLE_BYTES {
         KEPT.with(|kept| *kept.borrow_mut() = Some((shape, solver.table)));
     }
     result
@@ -515,7 +524,7 @@ mod tests {
         let engine = Engine::new(Geometry::new(rows, cols, k).unwrap());
         let root = engine.node(0, 0);
         unlimited(|budget| {
-            with_solver(&engine, 1 << 22, budget, |solver| {
+            with_solver(&engine, 1 << 22, false, budget, |solver| {
                 Ok(driver::solve(solver, &root, Player::First, &AsGiven)?)
             })
         })
@@ -560,7 +569,7 @@ mod tests {
                     let node = engine.node(mine, theirs);
                     let exact = exhaustive_score(&geometry, mine, theirs, &mut memo);
                     let fast = unlimited(|budget| {
-                        with_solver(&engine, 1 << 16, budget, |solver| {
+                        with_solver(&engine, 1 << 16, false, budget, |solver| {
                             Ok(Solver::exact_score(solver, &node)?)
                         })
                     });

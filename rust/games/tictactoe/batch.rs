@@ -2,6 +2,7 @@
 
 use crate::engine::driver::{self, AsGiven};
 use crate::engine::error::Error;
+use crate::engine::table::advise_huge_pages;
 use crate::games::mnk::solved::{CELLS, CODES, NOT_LEGAL, POW3, illegal_reason, table};
 use std::sync::OnceLock;
 
@@ -191,6 +192,15 @@ pub fn label_rows<T: Sync>(
         status: vec![0; rows],
         moves: moves.then(|| (vec![0; rows * CELLS], vec![0; rows * CELLS])),
     };
+    advise_huge_pages(&mut columns.value);
+    advise_huge_pages(&mut columns.plies);
+    advise_huge_pages(&mut columns.best_move);
+    advise_huge_pages(&mut columns.best_mask);
+    advise_huge_pages(&mut columns.status);
+    if let Some((values, plies)) = &mut columns.moves {
+        advise_huge_pages(values);
+        advise_huge_pages(plies);
+    }
     let mut rest = Share {
         value: &mut columns.value,
         plies: &mut columns.plies,
