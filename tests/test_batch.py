@@ -16,6 +16,9 @@ from conformance import footholds_positions, mark_positions
 from perfectplay import BatchSolution, IllegalPosition, SearchLimitExceeded
 from perfectplay._backend import implementation
 
+# Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
+pytestmark = pytest.mark.both_backends
+
 
 def flat(move: Any, cols: int) -> int:
     return move if isinstance(move, int) else move[0] * cols + move[1]

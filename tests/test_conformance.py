@@ -16,6 +16,9 @@ from conformance import GAMES, Game, both_backends
 from perfectplay import IllegalPosition, SearchLimitExceeded
 from perfectplay._backend import implementation
 
+# Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
+pytestmark = pytest.mark.both_backends
+
 BY_NAME = {game.name: game for game in GAMES}
 NAMES = list(BY_NAME)
 

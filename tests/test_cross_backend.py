@@ -15,6 +15,9 @@ from conformance import outcome_of
 from perfectplay import IllegalPosition
 from tests_support import play
 
+# Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
+pytestmark = pytest.mark.both_backends
+
 ALL_BOARDS = ["".join(cells) for cells in itertools.product(".xo", repeat=9)]
 
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 
 from conformance import footholds_positions
 from perfectplay._core import _testing
 from tests_support import footholds_replay
+
+# Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
+pytestmark = pytest.mark.both_backends
 
 
 @settings(max_examples=2000, deadline=None)

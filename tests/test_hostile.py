@@ -164,6 +164,7 @@ def test_repro_in_a_fresh_interpreter(repro: Repro, backend: str) -> None:
     assert result.stdout.strip() == repro.expected.strip()
 
 
+@pytest.mark.both_backends
 def test_hostile_arguments_fuzzed_on_both_backends() -> None:
     """The fuzz target in a subprocess: only ValueError/TypeError/MemoryError, the same class
     on both backends, and the process survives."""

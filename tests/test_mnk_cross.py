@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 
 from conformance import mnk_positions
 from perfectplay._core import _testing
+
+# Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
+pytestmark = pytest.mark.both_backends
 
 
 @settings(max_examples=1500, deadline=None)

@@ -7,6 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+import pytest
+
+# Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
+pytestmark = pytest.mark.both_backends
 
 BOARDS = ["".join(cells) for cells in itertools.product(".xo", repeat=9)][::7]
 

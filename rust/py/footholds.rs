@@ -259,6 +259,7 @@ fn batch_solve<'py>(
     let count = counts.first().copied().unwrap_or(1);
     // Boards read once each (a shared one once for all); equal boards share an index.
     let mut parsed_boards: Vec<Board> = Vec::new();
+    let mut board_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
     let mut board_rows: Vec<PyResult<Board>> = Vec::with_capacity(count);
     for row in 0..count {
         let board = if row > 0 && matches!(boards, PerRow::Shared(_)) {
@@ -288,16 +289,10 @@ fn batch_solve<'py>(
             }
             let a = game::parse_location(alocs.get(py, row)?, "aloc", &board).map_err(err)?;
             let b = game::parse_location(blocs.get(py, row)?, "bloc", &board).map_err(err)?;
-            let index = match parsed_boards
-                .iter()
-                .position(|known| known.footholds == board.footholds)
-            {
-                Some(index) => index,
-                None => {
-                    parsed_boards.push(board);
-                    parsed_boards.len() - 1
-                }
-            };
+            let index = *board_index.entry(board.footholds).or_insert_with(|| {
+                parsed_boards.push(board);
+                parsed_boards.len() - 1
+            });
             Ok((index, a, b))
         }));
     }

@@ -12,14 +12,34 @@ pub struct Labels {
     pub plies: Box<[i16]>,
     /// The best moves as bits of cells (empty for a final position).
     pub best: Box<[u16]>,
-    /// The best moves as a row of the batch's `best_mask`.
-    pub best_row: Box<[[bool; CELLS]]>,
-    /// The first best move, -1 for a final position.
-    pub best_move: Box<[i16]>,
+    /// What a batch row copies, packed in 16 bytes so a row reads one cache line.
+    pub row: Box<[RowLabel]>,
     /// For each cell: the value of that move for its player, 0 where it is no legal move.
     pub move_value: Box<[[i8; CELLS]]>,
     /// For each cell: the plies from now with that move, -1 where it is no legal move.
     pub move_plies: Box<[[i16; CELLS]]>,
+}
+
+/// One code's batch row: value, plies, first best move, status and the best-move mask.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+pub struct RowLabel {
+    pub value: i8,
+    pub status: u8,
+    pub plies: i16,
+    pub best_move: i16,
+    pub best: [bool; CELLS],
+}
+
+impl RowLabel {
+    /// A bad row's sentinels.
+    const BAD: RowLabel = RowLabel {
+        value: 0,
+        status: 1,
+        plies: -1,
+        best_move: -1,
+        best: [false; CELLS],
+    };
 }
 
 /// Every legal code's label, with every move's answer (about 0.6 MiB, built on first use).
@@ -30,8 +50,7 @@ pub fn labels() -> &'static Labels {
             value: vec![NOT_LEGAL; CODES].into_boxed_slice(),
             plies: vec![-1; CODES].into_boxed_slice(),
             best: vec![0; CODES].into_boxed_slice(),
-            best_row: vec![[false; CELLS]; CODES].into_boxed_slice(),
-            best_move: vec![-1; CODES].into_boxed_slice(),
+            row: vec![RowLabel::BAD; CODES].into_boxed_slice(),
             move_value: vec![[0; CELLS]; CODES].into_boxed_slice(),
             move_plies: vec![[-1; CELLS]; CODES].into_boxed_slice(),
         };
@@ -41,11 +60,13 @@ pub fn labels() -> &'static Labels {
             labels.value[code] = label.value;
             labels.plies[code] = label.plies as i16;
             labels.best[code] = label.best as u16;
-            for (cell, slot) in labels.best_row[code].iter_mut().enumerate() {
+            let row = &mut labels.row[code];
+            (row.value, row.plies, row.status) = (label.value, label.plies as i16, 0);
+            for (cell, slot) in row.best.iter_mut().enumerate() {
                 *slot = label.best >> cell & 1 == 1;
             }
             if label.best != 0 {
-                labels.best_move[code] = label.best.trailing_zeros() as i16;
+                row.best_move = label.best.trailing_zeros() as i16;
             }
             for answer in label.moves {
                 labels.move_value[code][answer.cell as usize] = answer.value;
@@ -147,24 +168,24 @@ impl<'a> Share<'a> {
         for (row, chunk) in cells.chunks_exact(CELLS).enumerate() {
             let code = code_of(chunk);
             let at = row * CELLS..(row + 1) * CELLS;
-            if code == BAD_ROW {
-                (value[row], plies[row], best_move[row], status[row]) = (0, -1, -1, 1);
-                best_mask[at.clone()].fill(false);
-                if let Some((values, plies)) = &mut moves {
+            let label = if code == BAD_ROW {
+                &RowLabel::BAD
+            } else {
+                &labels.row[code as usize]
+            };
+            value[row] = label.value;
+            plies[row] = label.plies;
+            best_move[row] = label.best_move;
+            status[row] = label.status;
+            best_mask[at.clone()].copy_from_slice(&label.best);
+            if let Some((values, plies)) = &mut moves {
+                if code == BAD_ROW {
                     values[at.clone()].fill(0);
                     plies[at].fill(-1);
+                } else {
+                    values[at.clone()].copy_from_slice(&labels.move_value[code as usize]);
+                    plies[at].copy_from_slice(&labels.move_plies[code as usize]);
                 }
-                continue;
-            }
-            let code = code as usize;
-            value[row] = labels.value[code];
-            plies[row] = labels.plies[code];
-            best_move[row] = labels.best_move[code];
-            status[row] = 0;
-            best_mask[at.clone()].copy_from_slice(&labels.best_row[code]);
-            if let Some((values, plies)) = &mut moves {
-                values[at.clone()].copy_from_slice(&labels.move_value[code]);
-                plies[at].copy_from_slice(&labels.move_plies[code]);
             }
         }
     }
