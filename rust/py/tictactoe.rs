@@ -148,40 +148,8 @@ fn lookup_array<'py>(
     array: &Bound<'py, PyUntypedArray>,
     per_code: &[i8],
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
-    let shape = array.shape().to_vec();
-    let rows = match shape.as_slice() {
-        [rows, 9] | [rows, 3, 3] => *rows,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "boards must have shape (N, 9) or (N, 3, 3), got {shape:?}"
-            )));
-        }
-    };
-    let dtype = array.dtype();
-    let kind: char = dtype.getattr("kind")?.extract()?;
-    if !matches!(kind, 'i' | 'u') {
-        return Err(PyTypeError::new_err(format!(
-            "boards must be an integer array, not {dtype}"
-        )));
-    }
-    let flags = array.getattr("flags")?;
-    let ready = dtype.getattr("isnative")?.is_truthy()?
-        && flags.getattr("aligned")?.is_truthy()?
-        && flags.getattr("c_contiguous")?.is_truthy()?;
-    let native;
-    let array = if ready {
-        array
-    } else {
-        let native_dtype = dtype.call_method1("newbyteorder", ("=",))?;
-        // `require` copies only what must change; `ascontiguousarray` would keep a
-        // contiguous but misaligned array as it is.
-        native = py
-            .import("numpy")?
-            .getattr("require")?
-            .call1((array, native_dtype, ("C_CONTIGUOUS", "ALIGNED")))?
-            .cast_into::<PyUntypedArray>()?;
-        &native
-    };
+    let array = &native_rows(py, array)?;
+    let rows = array.shape()[0];
     macro_rules! try_dtype {
         ($($t:ty),*) => {$(
             if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
