@@ -26,7 +26,10 @@ def _choose() -> Backend:
     if wanted == "python":
         return "python"
     try:
-        importlib.import_module("perfectplay._core")
+        core = importlib.import_module("perfectplay._core")
+        if getattr(core, "__file__", None) is None:
+            # Only the folder of its stubs: a namespace package, not the extension.
+            raise ImportError("perfectplay._core is not built")
     except ImportError as missing:
         if wanted == "rust":
             raise ImportError(
