@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from typing import Generic, TypeVar
 
 from perfectplay._pure.args import MAX_CELLS, Item, Long, type_word
@@ -43,15 +44,15 @@ def board_type_error(item: Item) -> TypeError:
     return TypeError(f"board must be a str or a sequence, not {type_word(item)}")
 
 
-class CellReader(Generic[Cell]):
+class CellReader(ABC, Generic[Cell]):
     """What a game accepts as a cell: ``read_char`` for text, ``read_number`` for ints and
     bools; the rest (one-character strs, rows, texts) is the same for every game."""
 
-    def read_char(self, char: str) -> Cell:
-        raise NotImplementedError
+    @abstractmethod
+    def read_char(self, char: str) -> Cell: ...
 
-    def read_number(self, cell: int) -> Cell:
-        raise NotImplementedError
+    @abstractmethod
+    def read_number(self, cell: int) -> Cell: ...
 
     def read_cell(self, cell: Item) -> Cell:
         if isinstance(cell, str):

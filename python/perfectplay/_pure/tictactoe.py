@@ -136,17 +136,21 @@ def is_valid_final(board: Any) -> bool:
         return False
 
 
+def _array_rows(boards: np.ndarray[Any, Any]) -> list[Any]:
+    """The rows of a batch array of shape (N, 9) or (N, 3, 3), checked, as lists of 9 codes."""
+    if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
+        raise ValueError(f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}")
+    if boards.dtype.kind not in "iu":
+        raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+    rows: list[Any] = boards.reshape(len(boards), 9).tolist()
+    return rows
+
+
 def _batch(boards: Any, answer: Any) -> npt.NDArray[np.int8]:
     import numpy as np
 
     if isinstance(boards, np.ndarray):
-        if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
-            raise ValueError(
-                f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}"
-            )
-        if boards.dtype.kind not in "iu":
-            raise TypeError(f"boards must be an integer array, not {boards.dtype}")
-        rows: Sequence[Any] = boards.reshape(len(boards), 9).tolist()
+        rows: Sequence[Any] = _array_rows(boards)
     elif isinstance(boards, Sequence) and not isinstance(
         boards, (str, bytes, bytearray, memoryview)
     ):
@@ -183,13 +187,7 @@ def batch_solve(boards: Any, *, moves: bool = False, errors: str = "raise") -> B
     moves = batch.flag(moves, "moves")
     errors = batch.errors_arg(errors)
     if isinstance(boards, np.ndarray):
-        if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
-            raise ValueError(
-                f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}"
-            )
-        if boards.dtype.kind not in "iu":
-            raise TypeError(f"boards must be an integer array, not {boards.dtype}")
-        items: list[Any] = boards.reshape(len(boards), 9).tolist()
+        items: list[Any] = _array_rows(boards)
     else:
         items = batch.sequence_items(boards, "boards")
     rows = [batch.rows_of(lambda board: _Position(board).root, board) for board in items]
