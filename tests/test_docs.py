@@ -7,10 +7,23 @@ from types import ModuleType
 
 import pytest
 
-from perfectplay import footholds, mnk, tictactoe
+import perfectplay.gym
+import perfectplay.openspiel
+import perfectplay.pettingzoo
+from perfectplay import agents, footholds, mnk, tictactoe
+
+MODULES = [
+    tictactoe,
+    footholds,
+    mnk,
+    agents,
+    perfectplay.gym,
+    perfectplay.openspiel,
+    perfectplay.pettingzoo,
+]
 
 
-@pytest.mark.parametrize("module", [tictactoe, footholds, mnk], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
 def test_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module, verbose=False)
     assert result.attempted > 0

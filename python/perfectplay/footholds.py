@@ -15,11 +15,15 @@ longest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
 
 from perfectplay._backend import implementation
+from perfectplay._position import BasePosition, check_action
+from perfectplay._pure.footholds import Board as _Board
+from perfectplay._types import Solution
 
-__all__ = ["analyze", "batch_solve", "solve", "total_moves"]
+__all__ = ["Position", "analyze", "batch_solve", "solve", "total_moves"]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
@@ -30,3 +34,173 @@ else:
     analyze = _impl.analyze
     solve = _impl.solve
     total_moves = _impl.total_moves
+
+
+class Position(BasePosition[tuple[int, int]]):
+    """A footholds game in progress: ``footholds.Position(board, aloc, bloc, to_move="A")``.
+    Moves are ``(row, col)`` destinations; ``action(move)`` is ``row * cols + col``. The cell a
+    player leaves disappears; a player loses when, on its turn, it cannot move or its cell is
+    gone. Immutable, hashable, equal by position. ``solve()`` and ``analyze()`` answer for the
+    side to move (A or B; ``footholds.solve`` always answers for A, who moves first there);
+    ``node_limit=`` passes on.
+
+    >>> position = Position("111/111/111", (1, 0), (1, 2))
+    >>> position.solve().plies, position.play((1, 1)).to_move
+    (5, 'B')
+    """
+
+    __slots__ = ("_neighbours", "a", "b", "mover", "standing")
+    standing: int
+    a: int
+    b: int
+    mover: str
+    _neighbours: list[int]
+
+    def __init__(self, board: Any, aloc: Any, bloc: Any, to_move: str = "A") -> None:
+        if to_move not in ("A", "B"):
+            raise ValueError(f"to_move must be 'A' or 'B', not {to_move!r}")
+        parsed = _Board(board)
+        a, b = parsed.location(aloc, "aloc"), parsed.location(bloc, "bloc")
+        self._init(
+            rows=parsed.rows,
+            cols=parsed.cols,
+            standing=parsed.footholds,
+            a=a,
+            b=b,
+            mover=to_move,
+            _neighbours=parsed.neighbours,
+        )
+
+    def _here(self) -> tuple[int, int]:
+        """(the mover's cell, the other's cell)."""
+        return (self.a, self.b) if self.mover == "A" else (self.b, self.a)
+
+    @property
+    def aloc(self) -> tuple[int, int]:
+        row, col = divmod(self.a, self.cols)
+        return row, col
+
+    @property
+    def bloc(self) -> tuple[int, int]:
+        row, col = divmod(self.b, self.cols)
+        return row, col
+
+    def _key(self) -> Hashable:
+        return (self.rows, self.cols, self.standing, self.a, self.b, self.mover)
+
+    def _legal_cells(self) -> list[int]:
+        me, _ = self._here()
+        if not self.standing >> me & 1:
+            return []
+        steps = self._neighbours[me] & self.standing
+        return [cell for cell in range(self.cells) if steps >> cell & 1]
+
+    def _play_cell(self, cell: int) -> Position:
+        me, _ = self._here()
+        after = object.__new__(Position)
+        after._init(
+            rows=self.rows,
+            cols=self.cols,
+            standing=self.standing & ~(1 << me),
+            a=cell if self.mover == "A" else self.a,
+            b=cell if self.mover == "B" else self.b,
+            mover="B" if self.mover == "A" else "A",
+            _neighbours=self._neighbours,
+        )
+        return after
+
+    def _why_illegal(self, cell: int) -> str:
+        me, _ = self._here()
+        if not self.standing >> me & 1:
+            return f"the game is over: {self.mover}'s cell has disappeared"
+        if not self._legal_cells():
+            return f"the game is over: {self.mover} cannot move"
+        if not self._neighbours[me] >> cell & 1:
+            return f"{self._move_of_cell(cell)} is not next to {self.mover}'s cell"
+        return f"{self._move_of_cell(cell)} is a hole"
+
+    def _move_of_cell(self, cell: int) -> tuple[int, int]:
+        row, col = divmod(cell, self.cols)
+        return row, col
+
+    def _cell_of_move(self, move: Any) -> int:
+        if not isinstance(move, (tuple, list)) or len(move) != 2:
+            raise TypeError(f"a footholds move is a (row, col) pair, not {move!r}")
+        row, col = (check_action(part, 1 << 62) for part in move)
+        if row >= self.rows or col >= self.cols:
+            raise ValueError(f"move {(row, col)} is off the {self.rows}x{self.cols} board")
+        return row * self.cols + col
+
+    def text(self) -> str:
+        """The footholds still standing as the text ``footholds.solve`` reads (``"111/101"``)."""
+        return "/".join(
+            "".join(str(self.standing >> (row * self.cols + col) & 1) for col in range(self.cols))
+            for row in range(self.rows)
+        )
+
+    def _solve(self, **options: Any) -> Solution[tuple[int, int]]:
+        me, other = self._here()
+        if not self.standing >> me & 1:  # the solvers take only pieces on footholds
+            return Solution(-1, self._other(), 0, (), ())
+        answer = solve(self.text(), self._move_of_cell(me), self._move_of_cell(other), **options)
+        if self.mover == "A":
+            return answer
+        winner = {"A": "B", "B": "A"}[answer.winner] if answer.winner else None
+        return Solution(
+            answer.value, winner, answer.plies, answer.best_moves, answer.line, answer.nodes
+        )
+
+    def _analyze(self, **options: Any) -> dict[tuple[int, int], tuple[int, int]]:
+        me, other = self._here()
+        if not self.standing >> me & 1:
+            return {}
+        return analyze(self.text(), self._move_of_cell(me), self._move_of_cell(other), **options)
+
+    def _other(self) -> str:
+        return "B" if self.mover == "A" else "A"
+
+    def _cell_codes(self) -> list[int]:
+        return [self.standing >> cell & 1 for cell in range(self.cells)]
+
+    def _cell_char(self, cell: int) -> str:
+        if cell == self.a == self.b:
+            return "*"
+        if cell in (self.a, self.b):
+            return "A" if cell == self.a else "B"
+        return str(self.standing >> cell & 1)
+
+    def _svg_cell(self, cell: int, x: float, y: float) -> list[str]:
+        size = 48
+        fill = "#d9c69c" if self.standing >> cell & 1 else "#3b3b3b"
+        parts = [
+            f'<rect class="{"foothold" if self.standing >> cell & 1 else "hole"}" x="{x + 2}" '
+            f'y="{y + 2}" width="{size - 4}" height="{size - 4}" fill="{fill}"/>'
+        ]
+        pieces = [name for name, at in (("A", self.a), ("B", self.b)) if at == cell]
+        for index, name in enumerate(pieces):
+            cx = x + size / 2 + (index - (len(pieces) - 1) / 2) * 16
+            colour = "#111" if name == "A" else "#fff"
+            ink = "#fff" if name == "A" else "#111"
+            parts.append(
+                f'<g class="stone {name.lower()}"><circle cx="{cx}" cy="{y + size / 2}" r="13" '
+                f'fill="{colour}" stroke="#111" stroke-width="2"/><text x="{cx}" '
+                f'y="{y + size / 2 + 5}" text-anchor="middle" font-size="14" '
+                f'font-weight="bold" fill="{ink}">{name}</text></g>'
+            )
+        return parts
+
+    @property
+    def to_move(self) -> str | None:
+        """'A' or 'B', or None once the game is over."""
+        return None if self.is_over else self.mover
+
+    @property
+    def winner(self) -> str | None:
+        """The player who has won once the game is over (there are no draws), else None."""
+        return self._other() if self.is_over else None
+
+    def __repr__(self) -> str:
+        return (
+            f"footholds.Position({self.text()!r}, {self.aloc}, {self.bloc}, "
+            f"to_move={self.mover!r})  # {self._status_text()}"
+        )

@@ -14,11 +14,26 @@ newlines) or nested sequences; moves are (row, col). ``node_limit=`` caps the se
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._backend import implementation
+from perfectplay._position import BasePosition, check_action
+from perfectplay._pure import args
+from perfectplay._pure import mnk as rules
+from perfectplay._pure.board_input import read_mark_grid
+from perfectplay._types import Solution
 
-__all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]
+__all__ = [
+    "Position",
+    "analyze",
+    "batch_solve",
+    "best_move",
+    "is_reachable",
+    "solve",
+    "solve_empty",
+]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
@@ -38,3 +53,171 @@ else:
     is_reachable = _impl.is_reachable
     solve = _impl.solve
     solve_empty = _impl.solve_empty
+
+
+Move = TypeVar("Move")
+_MARKS = ".xo"
+
+
+@functools.lru_cache(maxsize=64)
+def geometry(rows: int, cols: int, k: int) -> rules.Geometry:
+    """The winning windows of a board shape (the twin's plain rules, shared by positions)."""
+    return rules.Geometry(rows, cols, k)
+
+
+class MarkPosition(BasePosition[Move], Generic[Move]):
+    """A position of the m,n,k family (tic-tac-toe included): X and O marks on a grid, k in a
+    row wins, X moves first, play stops at the first line. Only legal positions exist."""
+
+    __slots__ = ("_geometry", "_status", "k", "o", "x")
+    k: int
+    x: int
+    o: int
+    _geometry: rules.Geometry
+    _status: str
+
+    def _set(self, geometry_: rules.Geometry, x: int, o: int) -> None:
+        """Checks the position can arise in play (IllegalPosition says why) and stores it."""
+        status = rules.status(geometry_, x, o)
+        self._init(
+            rows=geometry_.rows,
+            cols=geometry_.cols,
+            k=geometry_.k,
+            x=x,
+            o=o,
+            _geometry=geometry_,
+            _status=status,
+        )
+
+    def _key(self) -> Hashable:
+        return (self.rows, self.cols, self.k, self.x, self.o)
+
+    def _legal_cells(self) -> list[int]:
+        if self._status != rules.PLAYING:
+            return []
+        empty = self._geometry.full & ~(self.x | self.o)
+        return [cell for cell in range(self.cells) if empty >> cell & 1]
+
+    def _play_cell(self, cell: int) -> Any:
+        after = object.__new__(type(self))
+        if self.to_move == "x":
+            after._set(self._geometry, self.x | 1 << cell, self.o)
+        else:
+            after._set(self._geometry, self.x, self.o | 1 << cell)
+        return after
+
+    def _why_illegal(self, cell: int) -> str:
+        if self._status != rules.PLAYING:
+            return "the game is over"
+        return f"cell {self._move_of_cell(cell)!r} is taken"
+
+    def _cell_codes(self) -> list[int]:
+        return [(self.x >> cell & 1) + 2 * (self.o >> cell & 1) for cell in range(self.cells)]
+
+    def _cell_char(self, cell: int) -> str:
+        return _MARKS[(self.x >> cell & 1) + 2 * (self.o >> cell & 1)]
+
+    def text(self) -> str:
+        """The board as the text the solvers read: rows of ``x o .`` joined by ``/``."""
+        codes = self._cell_codes()
+        return "/".join(
+            "".join(_MARKS[code] for code in codes[row * self.cols : (row + 1) * self.cols])
+            for row in range(self.rows)
+        )
+
+    def _svg_cell(self, cell: int, x: float, y: float) -> list[str]:
+        pad, size = 10, 48
+        if self.x >> cell & 1:
+            return [
+                f'<g class="stone x" stroke="#222" stroke-width="4" stroke-linecap="round">'
+                f'<line x1="{x + pad}" y1="{y + pad}" x2="{x + size - pad}" y2="{y + size - pad}"/>'
+                f'<line x1="{x + size - pad}" y1="{y + pad}" x2="{x + pad}" y2="{y + size - pad}"/>'
+                "</g>"
+            ]
+        if self.o >> cell & 1:
+            return [
+                f'<circle class="stone o" cx="{x + size / 2}" cy="{y + size / 2}" '
+                f'r="{size / 2 - pad}" fill="none" stroke="#222" stroke-width="4"/>'
+            ]
+        return []
+
+    @property
+    def to_move(self) -> str | None:
+        """'x' or 'o', or None once the game is over."""
+        if self._status != rules.PLAYING:
+            return None
+        return "x" if rules.x_to_move(self.x, self.o) else "o"
+
+    @property
+    def winner(self) -> str | None:
+        """'x' or 'o' once a line is complete, else None (the game goes on, or a draw)."""
+        if self._status != rules.WON:
+            return None
+        return "o" if rules.x_to_move(self.x, self.o) else "x"
+
+    @property
+    def marks(self) -> int:
+        """How many marks are on the board (moves played so far)."""
+        return self.x.bit_count() + self.o.bit_count()
+
+
+class Position(MarkPosition[tuple[int, int]]):
+    """An m,n,k position a user holds: ``mnk.Position(board, k)`` or
+    ``mnk.Position.empty(rows, cols, k)``. Moves are ``(row, col)``; ``action(move)`` is
+    ``row * cols + col``. Immutable, hashable, equal by position; ``solve()`` and ``analyze()``
+    answer for the side to move (options such as ``node_limit`` pass on to ``mnk.solve``).
+
+    >>> position = Position.empty(4, 4, 3).play((1, 1))
+    >>> position.to_move, position.legal_moves[:3]
+    ('o', ((0, 0), (0, 1), (0, 2)))
+    """
+
+    __slots__ = ()
+
+    def __init__(self, board: Any, k: int) -> None:
+        rows, cols, marks = read_mark_grid(args.to_item(board))
+        self._set(geometry(rows, cols, args.int_arg(k, "k")), *rules.marks_to_masks(marks))
+
+    @classmethod
+    def empty(cls, rows: int, cols: int, k: int) -> Position:
+        """The empty ``rows x cols`` board, X to move."""
+        rows, cols = args.int_arg(rows, "rows"), args.int_arg(cols, "cols")
+        for name, side in (("rows", rows), ("cols", cols)):
+            if side < 1:
+                raise ValueError(f"{name} must be at least 1, got {side}")
+        if rows * cols > args.MAX_CELLS:
+            raise ValueError(
+                f"board has {rows * cols} cells; at most {args.MAX_CELLS} are supported"
+            )
+        return cls.from_masks(rows, cols, args.int_arg(k, "k"), 0, 0)
+
+    @classmethod
+    def from_masks(cls, rows: int, cols: int, k: int, x: int, o: int) -> Position:
+        """The position with X on the cells (bits ``row * cols + col``) of mask ``x`` and O on
+        those of ``o``."""
+        if x & o or (x | o) >> (rows * cols):
+            raise ValueError("the X and O masks overlap or reach past the board")
+        position = object.__new__(cls)
+        position._set(geometry(rows, cols, k), x, o)
+        return position
+
+    def _move_of_cell(self, cell: int) -> tuple[int, int]:
+        row, col = divmod(cell, self.cols)
+        return row, col
+
+    def _cell_of_move(self, move: Any) -> int:
+        if not isinstance(move, (tuple, list)) or len(move) != 2:
+            raise TypeError(f"an m,n,k move is a (row, col) pair, not {move!r}")
+        row, col = (check_action(part, 1 << 62) for part in move)
+        if row >= self.rows or col >= self.cols:
+            raise ValueError(f"move {(row, col)} is off the {self.rows}x{self.cols} board")
+        return row * self.cols + col
+
+    def _solve(self, **options: Any) -> Solution[tuple[int, int]]:
+        return solve(self.text(), self.k, **options)
+
+    def _analyze(self, **options: Any) -> dict[tuple[int, int], tuple[int, int]]:
+        return analyze(self.text(), self.k, **options)
+
+    def __repr__(self) -> str:
+        return f"mnk.Position({self.text()!r}, k={self.k})  # {self._status_text()}"

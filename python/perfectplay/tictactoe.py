@@ -17,11 +17,17 @@ the wrong type altogether), unreachable ones ``perfectplay.IllegalPosition``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from perfectplay._backend import implementation
+from perfectplay._position import check_action
+from perfectplay._pure import mnk as rules
+from perfectplay._pure.tictactoe import _read as read_board
+from perfectplay._types import Solution
+from perfectplay.mnk import MarkPosition, geometry
 
 __all__ = [
+    "Position",
     "analyze",
     "batch_best_move",
     "batch_solve",
@@ -63,3 +69,52 @@ else:
     solve = _impl.solve
     to_move = _impl.to_move
     value = _impl.value
+
+
+class Position(MarkPosition[int]):
+    """A tic-tac-toe position a user holds: ``tictactoe.Position()`` is the empty board,
+    ``tictactoe.Position(board)`` takes any board form the functions take. Moves are cells
+    0..8 (row-major), which are also the flat actions. Immutable, hashable, equal by position;
+    ``solve()`` and ``analyze()`` answer for the side to move, from the solved table.
+
+    >>> Position("xx./oo./...").solve().best_moves
+    (2,)
+    """
+
+    __slots__ = ()
+
+    def __init__(self, board: Any = ".........") -> None:
+        self._set(geometry(3, 3, 3), *read_board(board))
+
+    @classmethod
+    def from_masks(cls, x: int, o: int) -> Position:
+        """The position with X on the cells of bit mask ``x`` and O on those of ``o``."""
+        if x & o or (x | o) >> 9:
+            raise ValueError("the X and O masks overlap or reach past the board")
+        position = object.__new__(cls)
+        position._set(geometry(3, 3, 3), x, o)
+        return position
+
+    def _move_of_cell(self, cell: int) -> int:
+        return cell
+
+    def _cell_of_move(self, move: Any) -> int:
+        return check_action(move, 9)
+
+    def _solve(self, **options: Any) -> Solution[int]:
+        if options:
+            raise TypeError(f"tic-tac-toe solves from its table and takes no options: {options}")
+        return solve(self.text())
+
+    def _analyze(self, **options: Any) -> dict[int, tuple[int, int]]:
+        if options:
+            raise TypeError(f"tic-tac-toe solves from its table and takes no options: {options}")
+        return analyze(self.text())
+
+    def __repr__(self) -> str:
+        return f"tictactoe.Position({self.text()!r})  # {self._status_text()}"
+
+
+# Rules of the m,n,k family are the twin's plain ones (``rules``): a position never needs the
+# search to know whose turn it is or who has won.
+del rules

@@ -1,0 +1,95 @@
+"""Players for any game's ``Position``: a perfect one with a skill knob, and a random one.
+
+>>> from perfectplay import tictactoe
+>>> from perfectplay.agents import PerfectAgent
+>>> agent = PerfectAgent(seed=7)
+>>> agent.move(tictactoe.Position("xx./oo./..."))
+2
+
+``PerfectAgent(skill)`` plays, at each turn, with probability ``skill`` a best move (drawn
+uniformly among ``solve().best_moves``, so perfect play is varied, not one fixed game) and
+otherwise a uniformly random legal move. ``skill=1.0`` never turns a won or drawn position
+into a worse one, and never wins more slowly or loses faster than it must.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, TypeVar
+
+from perfectplay._position import BasePosition
+
+__all__ = ["PerfectAgent", "RandomAgent"]
+
+Move = TypeVar("Move")
+
+
+def _rng(seed: Any) -> random.Random:
+    if isinstance(seed, random.Random):
+        return seed
+    if seed is not None and (isinstance(seed, bool) or not hasattr(seed, "__index__")):
+        raise TypeError(f"seed must be an int, a random.Random or None, not {type(seed).__name__}")
+    return random.Random(None if seed is None else int(seed.__index__()))
+
+
+def _legal(position: BasePosition[Move]) -> tuple[Move, ...]:
+    if not isinstance(position, BasePosition):
+        raise TypeError(
+            f"an agent plays a perfectplay Position, not {type(position).__name__} "
+            "(tictactoe.Position, mnk.Position or footholds.Position)"
+        )
+    moves = position.legal_moves
+    if not moves:
+        raise ValueError(f"the game is over, there is no move to choose: {position!r}")
+    return moves
+
+
+class RandomAgent:
+    """Plays a uniformly random legal move (``seed``: an int, a ``random.Random`` or None)."""
+
+    def __init__(self, seed: Any = None) -> None:
+        self._random = _rng(seed)
+
+    def move(self, position: BasePosition[Move]) -> Move:
+        return self._random.choice(_legal(position))
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+class PerfectAgent:
+    """With probability ``skill`` a best move drawn uniformly among the best moves, otherwise a
+    uniformly random legal move. ``skill`` is a number in [0, 1]; ``seed`` an int, a
+    ``random.Random`` or None; ``solve_options`` (``node_limit``, ``table_mb``) pass on to the
+    position's ``solve``."""
+
+    def __init__(self, skill: float = 1.0, seed: Any = None, **solve_options: Any) -> None:
+        if isinstance(skill, bool) or not isinstance(skill, (int, float)):
+            try:
+                skill = float(skill)  # numpy floats and the like
+            except (TypeError, ValueError):
+                raise TypeError(f"skill must be a number, not {type(skill).__name__}") from None
+        if not 0.0 <= skill <= 1.0:
+            raise ValueError(f"skill must be between 0 and 1, got {skill}")
+        self.skill = float(skill)
+        self.solve_options = solve_options
+        self._random = _rng(seed)
+
+    def move(self, position: BasePosition[Move]) -> Move:
+        legal = _legal(position)
+        if self._random.random() < self.skill:
+            return self._random.choice(position.solve(**self.solve_options).best_moves)
+        return self._random.choice(legal)
+
+    def policy(self, position: BasePosition[Move]) -> dict[Move, float]:
+        """The probability of each legal move: ``skill`` spread over the best moves, the rest
+        over every legal move."""
+        legal = _legal(position)
+        best = position.solve(**self.solve_options).best_moves
+        return {
+            move: (1.0 - self.skill) / len(legal) + (self.skill / len(best) if move in best else 0)
+            for move in legal
+        }
+
+    def __repr__(self) -> str:
+        return f"PerfectAgent(skill={self.skill})"

@@ -1,0 +1,91 @@
+"""``perfectplay.openspiel`` against the real OpenSpiel: its own exact values, its random bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms.minimax_solver import MinimaxSolver
+from open_spiel.python.bots.uniform_random import UniformRandomBot
+
+from perfectplay import mnk, tictactoe
+from perfectplay.openspiel import PerfectBot, position_from_state
+
+
+def every_state(game: Any) -> list[Any]:
+    """Every non-terminal state of the game, once each (by its text)."""
+    seen: dict[str, Any] = {}
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal() or str(state) in seen:
+            continue
+        seen[str(state)] = state
+        stack.extend(state.child(action) for action in state.legal_actions())
+    return list(seen.values())
+
+
+def test_perfect_bot_matches_openspiel_minimax_on_every_tic_tac_toe_state() -> None:
+    game = pyspiel.load_game("tic_tac_toe")
+    solver = MinimaxSolver("tic_tac_toe")
+    solver.solve()
+    states = every_state(game)
+    assert len(states) == 4520  # 5,478 legal positions less the 958 final ones
+    bots = [PerfectBot(game, 0, seed=1), PerfectBot(game, 1, seed=2)]
+    for state in states:
+        player = state.current_player()
+        action_values = solver.action_values_from_state(state)
+        best = max(action_values[action] for action in state.legal_actions())
+        position = position_from_state(state)
+        assert position.solve().value == best, str(state)
+        for move, (value, _) in position.analyze().items():
+            assert action_values[position.action(move)] == value, str(state)
+        action = bots[player].step(state)
+        assert action_values[action] == best
+        policy, chosen = bots[player].step_with_policy(state)
+        assert sum(p for _, p in policy) == pytest.approx(1.0)
+        assert all(action_values[a] == best for a, p in policy if p > 0)
+        assert action_values[chosen] == best
+
+
+def test_mnk_parameters_m_is_columns_and_n_is_rows() -> None:
+    game = pyspiel.load_game("mnk", {"m": 5, "n": 3, "k": 3})
+    state = game.new_initial_state()
+    for action in (7, 0, 14):
+        state.apply_action(action)
+    position = position_from_state(state)
+    assert isinstance(position, mnk.Position)
+    assert (position.rows, position.cols, position.k) == (3, 5, 3)
+    assert position == mnk.Position("o..../..x../....x", 3)
+    assert str(state).split() == str(position).replace(" ", "").split()
+
+
+def test_first_player_wins_every_game_of_4x4_k3_against_random() -> None:
+    game = pyspiel.load_game("mnk", {"m": 4, "n": 4, "k": 3})
+    for seed in range(100):
+        bots = [
+            PerfectBot(game, 0, seed=seed),
+            UniformRandomBot(1, np.random.RandomState(seed)),
+        ]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        assert list(returns) == [1.0, -1.0], f"game {seed}"
+
+
+def test_graded_bot_loses_sometimes_and_bad_arguments() -> None:
+    game = pyspiel.load_game("tic_tac_toe")
+    results = []
+    for seed in range(300):
+        bots = [PerfectBot(game, 0, skill=0.0, seed=seed), PerfectBot(game, 1, seed=seed + 1000)]
+        results.append(pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0])
+    assert max(results) <= 0 and min(results) == -1  # never beats perfect play, loses some
+    with pytest.raises(ValueError, match="tic_tac_toe and mnk"):
+        PerfectBot(pyspiel.load_game("connect_four"), 0)
+    with pytest.raises(ValueError, match="player_id"):
+        PerfectBot(game, 2)
+    with pytest.raises(ValueError, match="turn"):
+        PerfectBot(game, 1).step(game.new_initial_state())
+    with pytest.raises(TypeError, match=r"pyspiel\.State"):
+        position_from_state("x........")
+    assert position_from_state(game.new_initial_state()) == tictactoe.Position()
