@@ -11,6 +11,7 @@ import argparse
 import itertools
 import json
 import os
+import secrets
 import sys
 import threading
 import time
@@ -282,6 +283,66 @@ def run_label(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_stress(args: argparse.Namespace) -> int:
+    """``perfectplay stress PROBLEM [options] -- COMMAND``: see ``perfectplay.stress``."""
+    from perfectplay import stress
+
+    name = f"perfectplay stress {args.problem}"
+    try:
+        if args.python is not None:
+            if args.problem != "footholds":
+                raise ValueError("--python FILE:FUNCTION is for footholds only")
+            if args.program:
+                raise ValueError("give --python or a COMMAND after --, not both")
+            command = stress.python_command(args.python)
+        elif args.program:
+            command = args.program
+        else:
+            raise ValueError("no program to test: give -- COMMAND [ARGS...] (or --python)")
+    except ValueError as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    print(f"{name}: seed {seed}", file=sys.stderr, flush=True)
+    live = sys.stderr.isatty()
+
+    def progress(passed: int, runs: int, seconds: float) -> None:
+        rate = runs / seconds if seconds else 0.0
+        print(f"\r{passed} cases passed, {rate:.1f} runs/s ", end="", file=sys.stderr, flush=True)
+
+    try:
+        result = stress.run(
+            args.problem,
+            command,
+            cases=args.cases,
+            duration=args.duration,
+            seed=seed,
+            time_limit=args.time_limit,
+            max_size=args.max_size,
+            per_run=args.per_run,
+            jobs=args.jobs,
+            save=args.save,
+            progress=progress if live else None,
+            backend=args.backend,
+        )
+    except OSError as error:
+        if live:
+            print(file=sys.stderr)
+        print(
+            f"{name}: cannot run {' '.join(command)!r}: {error.strerror or error}", file=sys.stderr
+        )
+        return 2
+    except ValueError as error:
+        print(f"{name}: {error}", file=sys.stderr)
+        return 2
+    if live:
+        print(file=sys.stderr)
+    print(result.report())
+    if result.failure is not None and args.save is not None:
+        print(f"the failing input is saved in {args.save}", file=sys.stderr)
+    return 0 if result.passed else 1
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="perfectplay",
@@ -318,11 +379,74 @@ def _parser() -> argparse.ArgumentParser:
     label.add_argument("--moves", action="store_true", help="also each move's value and plies")
     label.add_argument("--errors", choices=("raise", "mask"), default="raise")
     label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
+    check = commands.add_parser(
+        "stress",
+        help=summary,
+        description=summary,
+        usage="perfectplay stress PROBLEM [options] -- COMMAND [ARGS...]",
+    )
+    check.add_argument(
+        "problem",
+        choices=tuple(COMMANDS),
+        metavar="PROBLEM",
+        help="tictactoe, alpha, final or footholds (the formats of those commands)",
+    )
+    check.add_argument(
+        "--python",
+        metavar="FILE:FUNCTION",
+        help="footholds: test solution(board, aloc, bloc) -> int in FILE",
+    )
+    check.add_argument("--seed", type=int, default=None, help="default: random, printed")
+    check.add_argument("--cases", type=int, default=1000, help="cases to try (default 1000)")
+    check.add_argument(
+        "--duration",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="try cases for this long instead of --cases",
+    )
+    check.add_argument(
+        "--time-limit",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="per run of the program (default 2)",
+    )
+    check.add_argument(
+        "--max-size",
+        type=_shape,
+        default=(5, 5),
+        metavar="ROWSxCOLS",
+        help="footholds: the largest board (default 5x5)",
+    )
+    check.add_argument(
+        "--per-run",
+        type=int,
+        default=100,
+        metavar="N",
+        help="cases per run where the format has several (default 100)",
+    )
+    check.add_argument("--jobs", type=int, default=None, help="runs at once (default: the CPUs)")
+    check.add_argument("--save", metavar="PATH", help="write the minimal failing input here")
+    check.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    program: list[str] = []
+    if argv[:1] == ["stress"] and "--" in argv:
+        # Everything after `--` is the program under test, options and all.
+        split = argv.index("--")
+        argv, program = argv[:split], argv[split + 1 :]
     args = _parser().parse_args(argv)
+    args.program = program
+    if args.command == "stress":
+        try:
+            return run_stress(args)
+        except KeyboardInterrupt:
+            return 130
     if args.command == "label":
         try:
             return run_label(args)

@@ -69,16 +69,20 @@ class MarkPosition(BasePosition[Move], Generic[Move]):
     """A position of the m,n,k family (tic-tac-toe included): X and O marks on a grid, k in a
     row wins, X moves first, play stops at the first line. Only legal positions exist."""
 
-    __slots__ = ("_geometry", "_status", "k", "o", "x")
+    __slots__ = ("_geometry", "_legal", "_status", "k", "o", "x")
     k: int
     x: int
     o: int
     _geometry: rules.Geometry
     _status: str
+    _legal: list[int]
 
     def _set(self, geometry_: rules.Geometry, x: int, o: int) -> None:
         """Checks the position can arise in play (IllegalPosition says why) and stores it."""
         status = rules.status(geometry_, x, o)
+        empty = geometry_.full & ~(x | o) if status == rules.PLAYING else 0
+        # Every use of a position asks for its moves: found once, when it is made.
+        legal = [cell for cell in range(geometry_.cells) if empty >> cell & 1]
         self._init(
             rows=geometry_.rows,
             cols=geometry_.cols,
@@ -87,16 +91,14 @@ class MarkPosition(BasePosition[Move], Generic[Move]):
             o=o,
             _geometry=geometry_,
             _status=status,
+            _legal=legal,
         )
 
     def _key(self) -> Hashable:
         return (self.rows, self.cols, self.k, self.x, self.o)
 
     def _legal_cells(self) -> list[int]:
-        if self._status != rules.PLAYING:
-            return []
-        empty = self._geometry.full & ~(self.x | self.o)
-        return [cell for cell in range(self.cells) if empty >> cell & 1]
+        return self._legal
 
     def _play_cell(self, cell: int) -> Any:
         after = object.__new__(type(self))

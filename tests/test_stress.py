@@ -1,0 +1,277 @@
+"""``perfectplay stress``: correct programs pass, wrong ones are caught with a minimal input.
+
+The programs under test are in ``tests/stress_programs``: a plain solution of each problem,
+independent of perfectplay, with ``--bug NAME`` selecting a mistake real submissions make, a
+crash or an endless loop."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from perfectplay import stress, tictactoe
+from perfectplay.cli import main
+from perfectplay.errors import IllegalPosition
+
+PROGRAMS = Path(__file__).parent / "stress_programs"
+TIME_LIMIT = 0.5  # the programs answer in well under 0.1 s a run
+
+
+def program(problem: str, *flags: str) -> list[str]:
+    return [sys.executable, "-S", str(PROGRAMS / f"{problem}_solution.py"), *flags]
+
+
+@pytest.mark.parametrize("problem", stress.PROBLEMS)
+def test_correct_solutions_pass_a_thousand_cases(problem: str) -> None:
+    result = stress.run(problem, program(problem), cases=1000, seed=2026, jobs=2)
+    assert result.passed, result.report()
+    assert result.cases == 1000
+    assert result.runs == (1000 if problem == "alpha" else 10)
+
+
+def _without_mark(problem: str, board: str) -> list[str]:
+    """Every board with one mark fewer that is still an input of the problem."""
+    simpler = []
+    for cell, mark in enumerate(board):
+        if mark == ".":
+            continue
+        candidate = board[:cell] + "." + board[cell + 1 :]
+        if problem != "final":
+            try:
+                position = tictactoe.Position(candidate)
+            except IllegalPosition:
+                continue
+            if problem == "alpha" and position.is_over:
+                continue
+        simpler.append(candidate)
+    return simpler
+
+
+def _without_foothold(case: Any) -> list[Any]:
+    board, a, b = case
+    simpler = []
+    for r, row in enumerate(board):
+        for c, standing in enumerate(row):
+            if standing and (r, c) not in (a, b):
+                changed = [list(cells) for cells in board]
+                changed[r][c] = 0
+                simpler.append((tuple(map(tuple, changed)), a, b))
+    return simpler
+
+
+def assert_minimal(problem: str, command: list[str], failure: stress.Failure) -> None:
+    """Removing any case, any mark or any foothold makes the program pass."""
+    cases = list(failure.cases)
+    assert stress.check(problem, command, cases, time_limit=TIME_LIMIT) is not None
+    if len(cases) > 1:
+        for index in range(len(cases)):
+            fewer = cases[:index] + cases[index + 1 :]
+            assert stress.check(problem, command, fewer, time_limit=TIME_LIMIT) is None
+    for index, case in enumerate(cases):
+        simpler = (
+            _without_foothold(case) if problem == "footholds" else _without_mark(problem, case)
+        )
+        for candidate in simpler:
+            changed = [*cases[:index], candidate, *cases[index + 1 :]]
+            found = stress.check(problem, command, changed, time_limit=TIME_LIMIT)
+            assert found is None, (candidate, found)
+
+
+BUGS = [
+    ("tictactoe", "swap-o", stress.WRONG),
+    ("tictactoe", "ignore-line", stress.WRONG),
+    ("tictactoe", "crash-full", stress.CRASH),
+    ("tictactoe", "loop-o-won", stress.TIME),
+    ("alpha", "parity", stress.WRONG),
+    ("alpha", "full-only", stress.WRONG),
+    ("alpha", "crash-center", stress.CRASH),
+    ("alpha", "loop-near-end", stress.TIME),
+    ("final", "both-lines", stress.WRONG),
+    ("final", "winner-not-last", stress.WRONG),
+    ("final", "crash-empty-row", stress.CRASH),
+    ("final", "loop-full", stress.TIME),
+    ("footholds", "loser-minimises", stress.WRONG),
+    ("footholds", "vanished-ok", stress.WRONG),
+    ("footholds", "crash-one-row", stress.CRASH),
+    ("footholds", "loop-shared", stress.TIME),
+]
+
+
+@pytest.mark.parametrize(("problem", "bug", "kind"), BUGS, ids=lambda v: str(v))
+def test_wrong_solutions_are_caught_and_shrunk_to_a_minimal_input(
+    problem: str, bug: str, kind: str, tmp_path: Path
+) -> None:
+    command = program(problem, "--bug", bug)
+    saved = tmp_path / "failing.txt"
+    result = stress.run(
+        problem, command, cases=1000, seed=7, time_limit=TIME_LIMIT, jobs=2, save=saved
+    )
+    failure = result.failure
+    assert failure is not None, f"{bug} was not caught"
+    assert failure.kind == kind, result.report()
+    assert len(failure.cases) == 1
+    assert (
+        saved.read_text(encoding="utf-8") == failure.input == stress.render(problem, failure.cases)
+    )
+    assert_minimal(problem, command, failure)
+    report = result.report()
+    assert failure.input.rstrip("\n") in report
+    assert report.splitlines()[-1].startswith(f"perfectplay stress {problem}: {kind}")
+    if problem != "final":
+        assert "optimal line:" in report
+
+
+@pytest.mark.parametrize(
+    ("output", "passes", "detail"),
+    [
+        ("crlf", True, ""),
+        ("trailing", True, ""),
+        ("fewer", False, "fewer"),
+        ("leading", False, "extra whitespace"),
+        ("blank", False, "extra whitespace"),
+    ],
+)
+def test_output_is_compared_as_judges_do(output: str, passes: bool, detail: str) -> None:
+    command = program("final", "--output", output)
+    result = stress.run("final", command, cases=200, seed=3, jobs=1)
+    assert result.passed == passes, result.report()
+    if not passes:
+        assert result.failure is not None
+        assert result.failure.kind == stress.OUTPUT
+        assert detail in result.failure.detail
+
+
+def test_python_function_mode_runs_in_a_subprocess(tmp_path: Path) -> None:
+    good = tmp_path / "good.py"
+    good.write_text(
+        f"import sys\nsys.path.insert(0, {str(PROGRAMS)!r})\n"
+        "from footholds_solution import solution\n",
+        encoding="utf-8",
+    )
+    result = stress.run("footholds", stress.python_command(f"{good}:solution"), cases=300, seed=1)
+    assert result.passed, result.report()
+    endless = tmp_path / "endless.py"
+    endless.write_text(
+        f"import sys, os\nsys.path.insert(0, {str(PROGRAMS)!r})\n"
+        "from footholds_solution import solution as right\n"
+        "def solution(board, aloc, bloc):\n"
+        "    if sum(map(sum, board)) == 3:\n"
+        "        while True:\n"
+        "            pass\n"
+        "    if len(board[0]) == 4:\n"
+        "        os._exit(3)\n"
+        "    return right(board, aloc, bloc)\n",
+        encoding="utf-8",
+    )
+    command = stress.python_command(f"{endless}:solution")
+    result = stress.run("footholds", command, cases=1000, seed=1, time_limit=TIME_LIMIT)
+    assert result.failure is not None
+    assert result.failure.kind in (stress.TIME, stress.CRASH)
+    assert_minimal("footholds", command, result.failure)
+
+
+def test_duration_and_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    result = stress.run(
+        "final",
+        program("final"),
+        duration=0.5,
+        seed=4,
+        per_run=20,
+        progress=lambda passed, runs, _: seen.append((passed, runs)),
+    )
+    assert result.passed and result.cases > 0
+    assert seen[-1] == (result.cases, result.runs)
+
+
+def test_generators_make_the_mix_that_finds_bugs() -> None:
+    import random
+
+    rng = random.Random(0)
+    boards = [stress.generate("tictactoe", rng) for _ in range(2000)]
+    positions = [tictactoe.Position(board) for board in boards]
+    assert any(p.is_over and p.winner == "x" for p in positions)
+    assert any(p.is_over and p.winner == "o" for p in positions)
+    assert any(p.is_over and p.winner is None for p in positions)  # full, drawn
+    assert sum(not p.is_over for p in positions) > 800
+    alpha = [tictactoe.Position(stress.generate("alpha", rng)) for _ in range(500)]
+    assert not any(p.is_over for p in alpha)
+    finals = [stress.generate("final", rng) for _ in range(2000)]
+    reasons = set()
+    for board in finals:
+        try:
+            tictactoe.Position(board)
+        except IllegalPosition as why:
+            reasons.add(str(why).split(" ")[0:3][-1])
+    assert len(reasons) >= 3  # counts, two winners, a move after the end
+    assert any(tictactoe.is_valid_final(board) for board in finals)
+    games = [stress.generate("footholds", rng, (5, 5)) for _ in range(2000)]
+    assert any(a == b for _, a, b in games)
+    assert any(any(0 in row for row in board) for board, _, _ in games)
+    assert max(len(board) * len(board[0]) for board, _, _ in games) == 25
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_command_line(tmp_path: Path) -> None:
+    ok = run_cli("stress", "final", "--seed", "5", "--cases", "300", "--", *program("final"))
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip().endswith("seed 5")
+    assert "perfectplay stress final: seed 5" in ok.stderr
+    saved = tmp_path / "case.txt"
+    wrong = run_cli(
+        "stress",
+        "alpha",
+        "--seed",
+        "5",
+        "--cases",
+        "300",
+        "--save",
+        str(saved),
+        "--",
+        *program("alpha", "--bug", "parity"),
+    )
+    assert wrong.returncode == 1, wrong.stderr
+    assert "minimal failing input" in wrong.stdout and "optimal line" in wrong.stdout
+    # The saved input replays: perfectplay and the program still disagree on it.
+    replay = saved.read_text(encoding="utf-8")
+    theirs = subprocess.run(
+        program("alpha", "--bug", "parity"), input=replay, capture_output=True, text=True
+    ).stdout
+    ours = run_cli("alpha", str(saved)).stdout
+    assert theirs.strip() != ours.strip()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["stress", "final"], "no program to test"),
+        (["stress", "final", "--", "/no/such/program"], "cannot run"),
+        (["stress", "alpha", "--python", "x.py:solution"], "footholds only"),
+        (["stress", "footholds", "--python", "nofile.py:solution"], "no file"),
+        (["stress", "footholds", "--max-size", "9x9", "--", "true"], "at most 64 cells"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert message in err[-1]
+    assert not any("Traceback" in line for line in err)
+
+
+def test_unknown_problem_is_a_usage_error() -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["stress", "chess", "--", "true"])
+    assert stop.value.code == 2
+    with pytest.raises(ValueError, match="unknown problem"):
+        stress.run("chess", ["true"])
