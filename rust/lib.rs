@@ -38,6 +38,14 @@ pub mod mnk {
     pub use crate::games::mnk::{Query, empty_board, is_reachable, parse_board};
 }
 
+/// Tablebases: whole m,n,k games of up to 20 cells solved tier by tier, one byte a position.
+pub mod tablebase {
+    pub use crate::engine::tiers::{UNREACHED, ZERO, entry, score_of, solve_tier_range};
+    pub use crate::games::mnk::tablebase::{
+        MAX_CELLS, Probe, RowLabels, Stats, Tiers, Wanted, build,
+    };
+}
+
 /// Disappearing footholds: parse a board and locations, then solve, count or analyze.
 pub mod footholds {
     pub use crate::games::footholds::plain::backtrack;

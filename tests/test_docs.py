@@ -10,13 +10,14 @@ import pytest
 import perfectplay.gym
 import perfectplay.openspiel
 import perfectplay.pettingzoo
-from perfectplay import agents, footholds, mnk, tictactoe
+from perfectplay import agents, footholds, mnk, tablebase, tictactoe
 
 MODULES = [
     tictactoe,
     footholds,
     mnk,
     agents,
+    tablebase,
     perfectplay.gym,
     perfectplay.openspiel,
     perfectplay.pettingzoo,

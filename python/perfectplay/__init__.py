@@ -5,7 +5,7 @@ runs in Rust (``perfectplay._core``); a pure-Python twin gives the same answers 
 extension is missing or ``PERFECTPLAY_BACKEND=python``. ``BACKEND`` says which one answers.
 """
 
-from perfectplay import agents, footholds, mnk, tictactoe
+from perfectplay import agents, footholds, mnk, tablebase, tictactoe
 from perfectplay._backend import BACKEND
 from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
@@ -20,6 +20,7 @@ __all__ = [
     "agents",
     "footholds",
     "mnk",
+    "tablebase",
     "tictactoe",
 ]
 

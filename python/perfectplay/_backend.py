@@ -17,6 +17,8 @@ __all__ = ["BACKEND", "BACKENDS", "GAMES", "implementation"]
 Backend = Literal["rust", "python"]
 BACKENDS: tuple[Backend, ...] = ("rust", "python")
 GAMES = ("tictactoe", "footholds", "mnk")
+# Each backend's modules: one a game, and the tablebase functions.
+MODULES = (*GAMES, "tablebase")
 
 
 def _choose() -> Backend:
@@ -52,7 +54,7 @@ BACKEND: Backend = _choose()
 def implementation(game: str, backend: str = BACKEND) -> types.ModuleType:
     """The functions of one game from one backend, as attributes (``value``, ``solve``, ...):
     the module ``perfectplay._core.<game>`` or ``perfectplay._pure.<game>``."""
-    if game not in GAMES:
+    if game not in MODULES:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")

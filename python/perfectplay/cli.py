@@ -343,6 +343,50 @@ def run_stress(args: argparse.Namespace) -> int:
     return 0 if result.passed else 1
 
 
+def run_tablebase(args: argparse.Namespace) -> int:
+    """``perfectplay tablebase build|stats|probe``."""
+    from perfectplay import tablebase
+
+    name = f"perfectplay tablebase {args.action}"
+    try:
+        if args.action == "build":
+            rows, cols = args.shape
+            started = time.monotonic()
+            table = tablebase.build(rows, cols, args.k, threads=args.threads, progress=True)
+            table.save(args.output)
+            print(
+                f"{name}: {rows}x{cols} k={args.k}, {len(table.data):,} entries in "
+                f"{time.monotonic() - started:.1f} s, saved to {args.output}",
+                file=sys.stderr,
+            )
+            return 0
+        table = tablebase.load(args.file)
+        if args.action == "stats":
+            stats = table.stats(progress=sys.stderr.isatty())
+            print(f"game: {table.rows}x{table.cols} k={table.k}")
+            print(f"reachable positions: {stats['reachable']:,}")
+            print(f"up to symmetry: {stats['canonical']:,}")
+            by_value = stats["by_value"]
+            print(
+                f"side to move wins: {by_value[1]:,}, draws: {by_value[0]:,}, "
+                f"loses: {by_value[-1]:,}"
+            )
+            print(f"longest: {stats['longest']['plies']} plies, e.g. {stats['longest']['board']}")
+            empty = table.solve_empty(table.rows, table.cols)
+            print(f"from the empty board: {empty.winner or 'draw'} in {empty.plies} plies")
+            return 0
+        solution = table.solve(args.board)
+    except (ValueError, TypeError, OSError, MemoryError) as error:
+        print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
+        return 1
+    print(f"value: {solution.value:+d}" if solution.value else "value: 0")
+    print(f"winner: {solution.winner or 'draw'}")
+    print(f"plies: {solution.plies}")
+    print(f"best moves: {_moves_text(solution.best_moves)}")
+    print(f"line: {_moves_text(solution.line)}")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="perfectplay",
@@ -379,6 +423,19 @@ def _parser() -> argparse.ArgumentParser:
     label.add_argument("--moves", action="store_true", help="also each move's value and plies")
     label.add_argument("--errors", choices=("raise", "mask"), default="raise")
     label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    summary = "strongly solve whole m,n,k games: build, report, probe tablebase files"
+    table = commands.add_parser("tablebase", help=summary, description=summary)
+    actions = table.add_subparsers(dest="action", required=True, metavar="ACTION")
+    make = actions.add_parser("build", help="solve every position of a game into FILE")
+    make.add_argument("shape", type=_shape, metavar="ROWSxCOLS")
+    make.add_argument("k", type=int, metavar="K")
+    make.add_argument("-o", "--output", required=True, metavar="FILE")
+    make.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    report = actions.add_parser("stats", help="the whole game: counts by value and plies")
+    report.add_argument("file", metavar="FILE")
+    probe = actions.add_parser("probe", help="solve one position from the table")
+    probe.add_argument("file", metavar="FILE")
+    probe.add_argument("board", metavar="BOARD", help="rows of x o . split by /")
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
         "stress",
@@ -445,6 +502,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "stress":
         try:
             return run_stress(args)
+        except KeyboardInterrupt:
+            return 130
+    if args.command == "tablebase":
+        try:
+            return run_tablebase(args)
+        except ImportError as error:
+            print(f"perfectplay tablebase: {error}", file=sys.stderr)
+            return 1
         except KeyboardInterrupt:
             return 130
     if args.command == "label":

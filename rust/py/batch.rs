@@ -168,13 +168,13 @@ fn grid<T: numpy::Element>(
 
 /// A tqdm progress bar on standard error, or nothing. Held unbound: it is updated from
 /// inside the batch loop, which runs without the GIL.
-struct Progress {
+pub struct Progress {
     bar: Option<Py<PyAny>>,
     shown: usize,
 }
 
 impl Progress {
-    fn new(py: Python<'_>, show: bool, what: &str) -> PyResult<Progress> {
+    pub fn new(py: Python<'_>, show: bool, what: &str) -> PyResult<Progress> {
         let bar = if show {
             let tqdm = py.import("tqdm")?.getattr("tqdm")?;
             let kwargs = pyo3::types::PyDict::new(py);
@@ -188,7 +188,7 @@ impl Progress {
         Ok(Progress { bar, shown: 0 })
     }
 
-    fn update(&mut self, py: Python<'_>, done: usize, total: usize) -> PyResult<()> {
+    pub fn update(&mut self, py: Python<'_>, done: usize, total: usize) -> PyResult<()> {
         if let Some(bar) = &self.bar {
             let bar = bar.bind(py);
             if self.shown == 0 {
@@ -202,7 +202,7 @@ impl Progress {
         Ok(())
     }
 
-    fn close(&self, py: Python<'_>) -> PyResult<()> {
+    pub fn close(&self, py: Python<'_>) -> PyResult<()> {
         if let Some(bar) = &self.bar {
             bar.bind(py).call_method0("close")?;
         }

@@ -23,6 +23,12 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
+/// `tablebase=`: a `perfectplay.tablebase.Tablebase` answers instead of the search (the same
+/// Python method on both backends, so both check and answer alike).
+fn given<'a, 'py>(tablebase: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    tablebase.filter(|table| !table.is_none())
+}
+
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
     Names {
         players: ["x", "o"],
@@ -75,20 +81,24 @@ impl Call {
 
 /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
 #[pyfunction]
-#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
+#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
 fn solve<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     node_limit: Option<&Bound<'py, PyAny>>,
     table_mb: Option<&Bound<'py, PyAny>>,
+    tablebase: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(table) = given(tablebase) {
+        return table.call_method1("solve", (board, k));
+    }
     Call::of_board(board, k, node_limit, table_mb)?.solve(py)
 }
 
 /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, k, *, node_limit=None, table_mb=None))]
+#[pyo3(signature = (rows, cols, k, *, node_limit=None, table_mb=None, tablebase=None))]
 fn solve_empty<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
@@ -96,7 +106,11 @@ fn solve_empty<'py>(
     k: &Bound<'py, PyAny>,
     node_limit: Option<&Bound<'py, PyAny>>,
     table_mb: Option<&Bound<'py, PyAny>>,
+    tablebase: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(table) = given(tablebase) {
+        return table.call_method1("solve_empty", (rows, cols, k));
+    }
     let (rows, cols) = (int_arg(rows, "rows")?, int_arg(cols, "cols")?);
     let grid = game::empty_board(rows, cols).map_err(err)?;
     Call::new(grid, k, node_limit, table_mb)?.solve(py)
@@ -104,31 +118,39 @@ fn solve_empty<'py>(
 
 /// {(row, col): (value for the player making the move, plies from now with it)} for every move.
 #[pyfunction]
-#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
+#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
 fn analyze<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     node_limit: Option<&Bound<'py, PyAny>>,
     table_mb: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
+    tablebase: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(table) = given(tablebase) {
+        return table.call_method1("analyze", (board, k));
+    }
     let call = Call::of_board(board, k, node_limit, table_mb)?;
     let answers = search_detached(py, call.node_limit, |budget| {
         call.query.analyze(call.table_bytes, budget)
     })?;
-    to_analysis(py, answers, &names(call.query.cols()))
+    Ok(to_analysis(py, answers, &names(call.query.cols()))?.into_any())
 }
 
 /// The first best move as (row, col), or None once the game is over.
 #[pyfunction]
-#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None))]
+#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
 fn best_move<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     node_limit: Option<&Bound<'py, PyAny>>,
     table_mb: Option<&Bound<'py, PyAny>>,
+    tablebase: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Option<(usize, usize)>> {
+    if let Some(table) = given(tablebase) {
+        return table.call_method1("best_move", (board, k))?.extract();
+    }
     let call = Call::of_board(board, k, node_limit, table_mb)?;
     let best = search_detached(py, call.node_limit, |budget| {
         call.query.best_move(call.table_bytes, budget)
@@ -146,7 +168,7 @@ fn is_reachable(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<bool
 /// Solves many positions of one board shape and one k, on every core; see
 /// `perfectplay.BatchSolution`.
 #[pyfunction]
-#[pyo3(signature = (boards, k, *, moves=false, threads=None, node_limit=None, table_mb=None, errors=None, progress=false))]
+#[pyo3(signature = (boards, k, *, moves=false, threads=None, node_limit=None, table_mb=None, errors=None, progress=false, tablebase=None))]
 #[allow(clippy::too_many_arguments)]
 fn batch_solve<'py>(
     py: Python<'py>,
@@ -158,7 +180,17 @@ fn batch_solve<'py>(
     table_mb: Option<&Bound<'py, PyAny>>,
     errors: Option<&Bound<'py, PyAny>>,
     progress: bool,
+    tablebase: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(table) = given(tablebase) {
+        let options = PyDict::new(py);
+        options.set_item("k", k)?;
+        options.set_item("moves", moves)?;
+        options.set_item("errors", errors)?;
+        options.set_item("threads", threads)?;
+        options.set_item("progress", progress)?;
+        return table.call_method("batch_solve", (boards,), Some(&options));
+    }
     let k = int_arg(k, "k")?;
     let node_limit = node_limit_arg(node_limit)?;
     let table_mb = table_mb_arg(table_mb)?;

@@ -8,6 +8,7 @@ mod batch;
 mod convert;
 mod footholds;
 mod mnk;
+mod tablebase;
 mod testing;
 mod tictactoe;
 
@@ -35,6 +36,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(module, "tictactoe", tictactoe::register)?;
     add_submodule(module, "mnk", mnk::register)?;
     add_submodule(module, "footholds", footholds::register)?;
+    add_submodule(module, "tablebase", tablebase::register)?;
     add_submodule(module, "_testing", testing::register)?;
     Ok(())
 }

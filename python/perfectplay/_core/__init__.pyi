@@ -4,6 +4,7 @@ perfectplay.tictactoe, perfectplay.mnk, perfectplay.footholds."""
 from perfectplay._core import _testing as _testing
 from perfectplay._core import footholds as footholds
 from perfectplay._core import mnk as mnk
+from perfectplay._core import tablebase as tablebase
 from perfectplay._core import tictactoe as tictactoe
 
-__all__ = ["_testing", "footholds", "mnk", "tictactoe"]
+__all__ = ["_testing", "footholds", "mnk", "tablebase", "tictactoe"]

@@ -3,16 +3,22 @@ from typing import Any
 from perfectplay._types import BatchSolution, Solution
 
 def solve(
-    board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None
+    board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None, tablebase: Any = None
 ) -> Solution[tuple[int, int]]: ...
 def solve_empty(
-    rows: Any, cols: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None
+    rows: Any,
+    cols: Any,
+    k: Any,
+    *,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    tablebase: Any = None,
 ) -> Solution[tuple[int, int]]: ...
 def analyze(
-    board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None
+    board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None, tablebase: Any = None
 ) -> dict[tuple[int, int], tuple[int, int]]: ...
 def best_move(
-    board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None
+    board: Any, k: Any, *, node_limit: Any = None, table_mb: Any = None, tablebase: Any = None
 ) -> tuple[int, int] | None: ...
 def is_reachable(board: Any, k: Any) -> bool: ...
 def batch_solve(
@@ -25,6 +31,7 @@ def batch_solve(
     table_mb: Any = None,
     errors: Any = None,
     progress: bool = False,
+    tablebase: Any = None,
 ) -> BatchSolution: ...
 
 __all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]

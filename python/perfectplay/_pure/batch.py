@@ -84,7 +84,7 @@ def solve_rows(
     nodes = np.zeros(count, np.uint64)
     move_value = np.zeros((count, cells), np.int8) if moves else None
     move_plies = np.full((count, cells), -1, np.int16) if moves else None
-    bar = _progress_bar(progress, what, count)
+    bar = progress_bar(progress, what, count)
     for index, row in enumerate(rows):
         if bar is not None:
             bar.update(1)
@@ -113,7 +113,7 @@ def with_row(error: BaseException, row: int) -> BaseException:
     return type(error)(f"row {row}: {error}")
 
 
-def _progress_bar(show: bool, what: str, total: int) -> Any:
+def progress_bar(show: bool, what: str, total: int) -> Any:
     if not show:
         return None
     import tqdm

@@ -195,16 +195,33 @@ def _call(board: Any, k: Any, node_limit: Any, table_mb: Any) -> _Call:
 
 
 def solve(
-    board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+    board: Any,
+    k: int,
+    *,
+    node_limit: int | None = None,
+    table_mb: float | None = None,
+    tablebase: Any = None,
 ) -> Solution[tuple[int, int]]:
     """The position solved for the side to move; moves are (row, col)."""
+    if tablebase is not None:
+        result: Solution[tuple[int, int]] = tablebase.solve(board, k)
+        return result
     return _call(board, k, node_limit, table_mb).solve()
 
 
 def solve_empty(
-    rows: int, cols: int, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+    rows: int,
+    cols: int,
+    k: int,
+    *,
+    node_limit: int | None = None,
+    table_mb: float | None = None,
+    tablebase: Any = None,
 ) -> Solution[tuple[int, int]]:
     """The empty ``rows`` x ``cols`` board where ``k`` in a row wins, X to move."""
+    if tablebase is not None:
+        result: Solution[tuple[int, int]] = tablebase.solve_empty(rows, cols, k)
+        return result
     sides = {"rows": args.int_arg(rows, "rows"), "cols": args.int_arg(cols, "cols")}
     for name, side in sides.items():
         if side < 1:
@@ -219,17 +236,33 @@ def solve_empty(
 
 
 def analyze(
-    board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+    board: Any,
+    k: int,
+    *,
+    node_limit: int | None = None,
+    table_mb: float | None = None,
+    tablebase: Any = None,
 ) -> dict[tuple[int, int], tuple[int, int]]:
     """{(row, col): (value for the player making it, plies from now with it)} for every move."""
+    if tablebase is not None:
+        result: dict[tuple[int, int], tuple[int, int]] = tablebase.analyze(board, k)
+        return result
     call = _call(board, k, node_limit, table_mb)
     return driver.analyze(call.search, call.root, call.move_form)
 
 
 def best_move(
-    board: Any, k: int, *, node_limit: int | None = None, table_mb: float | None = None
+    board: Any,
+    k: int,
+    *,
+    node_limit: int | None = None,
+    table_mb: float | None = None,
+    tablebase: Any = None,
 ) -> tuple[int, int] | None:
     """The first best move as (row, col), or None once the game is over."""
+    if tablebase is not None:
+        move: tuple[int, int] | None = tablebase.best_move(board, k)
+        return move
     call = _call(board, k, node_limit, table_mb)
     best = driver.best_move(call.search, call.root)
     return None if best is None else call.move_form(best)
@@ -256,8 +289,14 @@ def batch_solve(
     table_mb: float | None = None,
     errors: str = "raise",
     progress: bool = False,
+    tablebase: Any = None,
 ) -> BatchSolution:
     """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``."""
+    if tablebase is not None:
+        answer: BatchSolution = tablebase.batch_solve(
+            boards, k=k, moves=moves, errors=errors, threads=threads, progress=progress
+        )
+        return answer
     moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
     k = args.int_arg(k, "k")
     limit = args.node_limit(node_limit)

@@ -10,6 +10,7 @@
 pub mod exhaustive;
 pub mod search;
 pub mod solved;
+pub mod tablebase;
 
 use crate::engine::budget::Budget;
 use crate::engine::driver::{self, AsGiven, Label, MoveAnswer, Player, Solution};

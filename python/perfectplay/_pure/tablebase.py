@@ -1,0 +1,341 @@
+"""Tablebases of whole m,n,k games: the twin of ``rust/games/mnk/tablebase.rs`` and
+``rust/engine/tiers.rs``, plain and slow (it builds boards of up to 12 cells).
+
+Tier ``t`` holds the positions with ``t`` marks (X ``ceil(t/2)``, O ``floor(t/2)``); a
+position's index is its tier's offset plus ``colex(occupied) * C(t, xs) + colex(X among the
+occupied)``, ``colex`` being the rank in the combinatorial number system. Each entry is one
+byte: 0 for a rank no game reaches, else the score (``score.py``) plus 64.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from perfectplay._pure import args, batch, driver, score
+from perfectplay._pure.args import to_item
+from perfectplay._pure.board_input import read_mark_grid
+from perfectplay._pure.mnk import PLAYING, WON, Geometry, marks_to_masks, status, x_to_move
+from perfectplay._types import Solution
+from perfectplay.errors import IllegalPosition
+
+MAX_CELLS = 20
+PURE_BUILD_CELLS = 12
+UNREACHED = 0
+ZERO = 64
+
+
+class Tiers:
+    """The tiers of one game: sizes, offsets, ranking."""
+
+    def __init__(self, rows: Any, cols: Any, k: Any) -> None:
+        rows, cols = args.int_arg(rows, "rows"), args.int_arg(cols, "cols")
+        for name, side in (("rows", rows), ("cols", cols)):
+            if side < 1:
+                raise ValueError(f"{name} must be at least 1, got {side}")
+        if rows * cols > args.MAX_CELLS:
+            raise ValueError(
+                f"board has {rows * cols} cells; at most {args.MAX_CELLS} are supported"
+            )
+        self.geometry = Geometry(rows, cols, args.int_arg(k, "k"))
+        self.cells: int = rows * cols
+        if self.cells > MAX_CELLS:
+            raise ValueError(
+                f"tablebases hold boards of up to {MAX_CELLS} cells; {rows}x{cols} has {self.cells}"
+            )
+        self.sizes = [comb(self.cells, t) * comb(t, (t + 1) // 2) for t in range(self.cells + 1)]
+        self.offsets = [sum(self.sizes[:t]) for t in range(self.cells + 1)]
+        self.total = sum(self.sizes)
+
+    def index(self, x: int, o: int) -> int:
+        occupied = x | o
+        members = [cell for cell in range(self.cells) if occupied >> cell & 1]
+        tier = len(members)
+        ordinals = [i for i, cell in enumerate(members) if x >> cell & 1]
+        return self.offsets[tier] + _colex(members) * comb(tier, (tier + 1) // 2) + _colex(ordinals)
+
+    def positions(self, tier: int) -> list[tuple[int, int]]:
+        """Every (X, O) of a tier, in no particular order."""
+        out = []
+        for members in itertools.combinations(range(self.cells), tier):
+            for xs in itertools.combinations(members, (tier + 1) // 2):
+                x = sum(1 << cell for cell in xs)
+                out.append((x, sum(1 << cell for cell in members) & ~x))
+        return out
+
+    def entry(self, x: int, o: int, data: Any) -> int:
+        """The entry of a position from the next tier's entries in ``data`` (a whole table)."""
+        try:
+            state = status(self.geometry, x, o)
+        except IllegalPosition:
+            return UNREACHED
+        left = self.cells - (x | o).bit_count()
+        if state == WON:
+            return score.loss(left) + ZERO
+        if state != PLAYING:
+            return score.DRAW + ZERO
+        mine_is_x = x_to_move(x, o)
+        best = None
+        for cell in range(self.cells):
+            if (x | o) >> cell & 1:
+                continue
+            child = (x | 1 << cell, o) if mine_is_x else (x, o | 1 << cell)
+            child_score = int(data[self.index(*child)]) - ZERO
+            best = -child_score if best is None else max(best, -child_score)
+        assert best is not None
+        return best + ZERO
+
+
+def _colex(members: list[int]) -> int:
+    return sum(comb(member, i + 1) for i, member in enumerate(members))
+
+
+def sizes(rows: Any, cols: Any, k: Any) -> list[int]:
+    return Tiers(rows, cols, k).sizes
+
+
+def build(rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False) -> Any:
+    """Every entry of the game, last tier first (boards of up to 12 cells here)."""
+    tiers = Tiers(rows, cols, k)
+    if tiers.cells > PURE_BUILD_CELLS:
+        raise ValueError(
+            f"the pure-Python build takes boards of up to {PURE_BUILD_CELLS} cells; "
+            f"{tiers.geometry.rows}x{tiers.geometry.cols} has {tiers.cells} (use the compiled "
+            "backend)"
+        )
+    data = np.zeros(tiers.total, dtype=np.uint8)
+    g = tiers.geometry
+    bar = batch.progress_bar(progress, f"tablebase {g.rows}x{g.cols} k={g.k}", tiers.total)
+    for tier in reversed(range(tiers.cells + 1)):
+        for x, o in tiers.positions(tier):
+            data[tiers.index(x, o)] = tiers.entry(x, o, data)
+        if bar is not None:
+            bar.update(tiers.sizes[tier])
+    if bar is not None:
+        bar.close()
+    return data
+
+
+def build_range(
+    rows: Any,
+    cols: Any,
+    k: Any,
+    tier: int,
+    start: int,
+    count: int,
+    next: Any,  # the compiled core's name
+    *,
+    threads: Any = None,
+) -> Any:
+    """Ranks ``start .. start + count`` of ``tier`` from the next tier's entries."""
+    tiers = Tiers(rows, cols, k)
+    if not 0 <= tier <= tiers.cells:
+        raise ValueError(f"tier must be below {tiers.cells + 1}, got {tier}")
+    if start + count > tiers.sizes[tier]:
+        raise ValueError(
+            f"ranks {start}..{start}+{count} are past tier {tier}'s {tiers.sizes[tier]} ranks"
+        )
+    wanted = tiers.sizes[tier + 1] if tier < tiers.cells else 0
+    if len(next) != wanted:
+        raise ValueError(f"the next tier has {len(next)} entries, expected {wanted}")
+    # A whole-table view: the next tier where it belongs, so `entry` indexes it as usual.
+    data = np.zeros(tiers.total, dtype=np.uint8)
+    if wanted:
+        begin = tiers.offsets[tier + 1]
+        data[begin : begin + wanted] = next
+    out = np.zeros(count, dtype=np.uint8)
+    base = tiers.offsets[tier] + start
+    for x, o in tiers.positions(tier):
+        at = tiers.index(x, o) - base
+        if 0 <= at < count:
+            out[at] = tiers.entry(x, o, data)
+    return out
+
+
+class _Table:
+    """The table as a game for the driver: every score is a lookup."""
+
+    nodes = 0
+
+    def __init__(self, tiers: Tiers, data: Any) -> None:
+        self.tiers: Tiers = tiers
+        self.data = data
+
+    def moves(self, position: tuple[int, int]) -> list[int]:
+        x, o = position
+        g = self.tiers.geometry
+        if g.has_line(x) or g.has_line(o):
+            return []
+        return [cell for cell in range(self.tiers.cells) if not (x | o) >> cell & 1]
+
+    def play(self, position: tuple[int, int], cell: int) -> tuple[int, int]:
+        x, o = position
+        return (x | 1 << cell, o) if x_to_move(x, o) else (x, o | 1 << cell)
+
+    def cells_left(self, position: tuple[int, int]) -> int:
+        return self.tiers.cells - (position[0] | position[1]).bit_count()
+
+    def score(self, position: tuple[int, int]) -> int:
+        index = self.tiers.index(*position)
+        stored = int(self.data[index])
+        if stored == UNREACHED or abs(stored - ZERO) > self.cells_left(position) + 1:
+            raise ValueError(f"the tablebase data is damaged: entry {stored} at index {index}")
+        return int(stored - ZERO)
+
+
+def _probe(data: Any, rows: Any, cols: Any, k: Any, board: Any) -> tuple[_Table, tuple[int, int]]:
+    tiers = Tiers(rows, cols, k)
+    if len(data) != tiers.total:
+        g = tiers.geometry
+        raise ValueError(
+            f"the tablebase data has {len(data)} bytes, but a {g.rows}x{g.cols} k={g.k} table "
+            f"has {tiers.total}"
+        )
+    board_rows, board_cols, marks = read_mark_grid(to_item(board))
+    g = tiers.geometry
+    if (board_rows, board_cols) != (g.rows, g.cols):
+        raise ValueError(
+            f"the board is {board_rows}x{board_cols}, but the tablebase is for {g.rows}x{g.cols} "
+            f"boards (k={g.k})"
+        )
+    x, o = marks_to_masks(marks)
+    status(g, x, o)
+    return _Table(tiers, data), (x, o)
+
+
+def solve(data: Any, rows: Any, cols: Any, k: Any, board: Any) -> Solution[tuple[int, int]]:
+    table, root = _probe(data, rows, cols, k, board)
+    cols_ = table.tiers.geometry.cols
+    return driver.solve(table, root, ("x", "o"), x_to_move(*root), lambda cell: divmod(cell, cols_))
+
+
+def analyze(
+    data: Any, rows: Any, cols: Any, k: Any, board: Any
+) -> dict[tuple[int, int], tuple[int, int]]:
+    table, root = _probe(data, rows, cols, k, board)
+    cols_ = table.tiers.geometry.cols
+    return driver.analyze(table, root, lambda cell: divmod(cell, cols_))
+
+
+def label_rows(
+    data: Any,
+    rows: Any,
+    cols: Any,
+    k: Any,
+    codes: Any,
+    *,
+    best: bool = True,
+    moves: bool = False,
+    threads: Any = None,
+    progress: bool = False,
+) -> tuple[Any, ...]:
+    """Row labels from the table (see the compiled core's ``label_rows``)."""
+    tiers = Tiers(rows, cols, k)
+    cells = tiers.cells
+    if codes.shape[1] != cells:
+        raise ValueError(f"rows have {codes.shape[1]} cells, the tablebase's boards {cells}")
+    table = _Table(tiers, data)
+    n = len(codes)
+    value = np.zeros(n, np.int8)
+    plies = np.full(n, -1, np.int16)
+    best_move = np.full(n, -1, np.int16)
+    best_mask = np.zeros((n, cells), bool)
+    status_ = np.ones(n, np.uint8)
+    move_value = np.zeros((n, cells), np.int8)
+    move_plies = np.full((n, cells), -1, np.int16)
+    for row, marks in enumerate(codes.tolist()):
+        if any(mark not in (0, 1, 2) for mark in marks):
+            continue
+        x, o = marks_to_masks(marks)
+        try:
+            status(tiers.geometry, x, o)
+        except IllegalPosition:
+            continue
+        result, result_plies, best_cells, answers = driver.label(table, (x, o), moves)
+        status_[row], value[row], plies[row] = 0, result, result_plies
+        best_move[row] = best_cells[0] if best_cells else -1
+        best_mask[row, best_cells] = True
+        for cell, (move_result, move_count) in answers.items():
+            move_value[row, cell], move_plies[row, cell] = move_result, move_count
+    return (
+        value,
+        plies,
+        best_move,
+        best_mask if best else None,
+        status_,
+        move_value if moves else None,
+        move_plies if moves else None,
+    )
+
+
+def _image(which: int, i: int, j: int, rows: int, cols: int) -> tuple[int, int]:
+    """Where symmetry ``which`` takes cell (i, j): the mirrors and the half turn, then for a
+    square the diagonal mirrors and the quarter turns."""
+    return [
+        (i, j),
+        (i, cols - 1 - j),
+        (rows - 1 - i, j),
+        (rows - 1 - i, cols - 1 - j),
+        (j, i),
+        (cols - 1 - j, i),
+        (j, rows - 1 - i),
+        (cols - 1 - j, rows - 1 - i),
+    ][which]
+
+
+def _symmetries(rows: int, cols: int) -> list[list[int]]:
+    maps = []
+    for which in range(8 if rows == cols else 4):
+        images = [_image(which, *divmod(cell, cols), rows, cols) for cell in range(rows * cols)]
+        maps.append([i * cols + j for i, j in images])
+    return maps
+
+
+def stats(
+    data: Any, rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False
+) -> dict[str, Any]:
+    tiers = Tiers(rows, cols, k)
+    g = tiers.geometry
+    maps = _symmetries(g.rows, g.cols)
+    counts = [[0] * (MAX_CELLS + 1) for _ in range(3)]
+    longest = (0, -1)
+    orbits: set[tuple[int, int]] = set()
+    for tier in range(tiers.cells + 1):
+        for x, o in tiers.positions(tier):
+            index = tiers.index(x, o)
+            stored = int(data[index])
+            if stored == UNREACHED:
+                continue
+            left = tiers.cells - tier
+            result = stored - ZERO
+            if abs(result) > left + 1:
+                raise ValueError(f"the tablebase data is damaged: entry {stored} at index {index}")
+            result_plies = score.plies(result, left)
+            counts[score.value(result) + 1][result_plies] += 1
+            if result_plies > longest[0] or (
+                result_plies == longest[0] and (longest[1] < 0 or index < longest[1])
+            ):
+                longest = (result_plies, index)
+            images = [
+                (
+                    sum(1 << m[c] for c in range(tiers.cells) if x >> c & 1),
+                    sum(1 << m[c] for c in range(tiers.cells) if o >> c & 1),
+                )
+                for m in maps
+            ]
+            orbits.add(min(images))
+    return {"counts": counts, "longest": longest, "canonical": len(orbits)}
+
+
+def position(rows: Any, cols: Any, k: Any, index: int) -> tuple[int, int, int]:
+    tiers = Tiers(rows, cols, k)
+    if not 0 <= index < tiers.total:
+        raise ValueError(f"index {index} is past the table's {tiers.total} entries")
+    tier = max(t for t in range(tiers.cells + 1) if tiers.offsets[t] <= index)
+    for x, o in tiers.positions(tier):
+        if tiers.index(x, o) == index:
+            return tier, x, o
+    raise AssertionError("every index has a position")

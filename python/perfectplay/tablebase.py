@@ -1,0 +1,461 @@
+"""Tablebases: whole m,n,k games of up to 20 cells strongly solved, one byte a position.
+
+>>> from perfectplay import tablebase
+>>> tb = tablebase.build(3, 3, 3)
+>>> tb.stats()["reachable"], tb.stats()["canonical"]
+(5478, 765)
+>>> tb.solve("xx./oo./...").best_moves
+((0, 2),)
+
+``build`` solves every position tier by tier (the positions with ``n`` marks depend only on
+those with ``n + 1``), on every core, or on a Dask cluster with ``client=``. A table answers
+``solve``, ``analyze``, ``best_move`` and ``batch_solve`` exactly as ``perfectplay.mnk`` does
+(``nodes`` 0), and ``mnk.solve(board, k, tablebase=tb)`` asks it. ``save`` writes a versioned
+file with checksums; ``load`` memory-maps it, reading nothing until a probe. The first probe
+checks the checksum of the data (once), so a damaged file is a ``ValueError`` before any answer.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import tempfile
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from perfectplay._backend import implementation
+from perfectplay._pure import args
+from perfectplay._pure.batch import errors_arg, flag
+from perfectplay._pure.board_input import read_mark_grid
+from perfectplay._types import BatchSolution, Solution
+from perfectplay.errors import IllegalPosition
+
+__all__ = ["FORMAT_VERSION", "Tablebase", "build", "load"]
+
+MAGIC = b"PPTB\r\n\x1a\n"  # line-end and EOF bytes catch text-mode damage, as PNG's do
+FORMAT_VERSION = 1
+# magic, version, rows, cols, k, reserved, total entries
+_FIXED = struct.Struct("<8sIBBBBQ")
+_ALIGN = 64
+_SHARD = 1 << 22  # ranks a piece of a distributed build
+
+
+def _core() -> Any:
+    return implementation("tablebase")
+
+
+def _header(rows: int, cols: int, k: int, sizes: list[int], crcs: list[int]) -> bytes:
+    cells = rows * cols
+    body = _FIXED.pack(MAGIC, FORMAT_VERSION, rows, cols, k, 0, sum(sizes))
+    body += struct.pack(f"<{cells + 1}Q", *sizes) + struct.pack(f"<{cells + 1}I", *crcs)
+    body += struct.pack("<I", zlib.crc32(body))
+    return body + b"\0" * (-len(body) % _ALIGN)
+
+
+class Tablebase:
+    """The value and plies of every reachable position of one m,n,k game (see the module)."""
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        k: int,
+        data: npt.NDArray[np.uint8],
+        *,
+        crcs: list[int] | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.rows, self.cols, self.k = rows, cols, k
+        self.sizes: list[int] = list(_core().sizes(rows, cols, k))
+        if len(data) != sum(self.sizes):
+            raise ValueError(
+                f"a {rows}x{cols} k={k} table has {sum(self.sizes)} entries, not {len(data)}"
+            )
+        self.data = data
+        self.path = path
+        self._crcs = crcs  # None: built here, nothing to check
+        self._stats: dict[str, Any] | None = None
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    def __repr__(self) -> str:
+        where = f", {self.path!r}" if self.path else ""
+        return f"<Tablebase {self.rows}x{self.cols} k={self.k}: {len(self.data):,} entries{where}>"
+
+    def _tier_bytes(self) -> list[npt.NDArray[np.uint8]]:
+        out, start = [], 0
+        for size in self.sizes:
+            out.append(self.data[start : start + size])
+            start += size
+        return out
+
+    def verify(self) -> None:
+        """Checks every tier's checksum against the file's header (a table built in this
+        process has nothing to check). A mismatch is a ``ValueError``."""
+        if self._crcs is None:
+            return
+        for tier, (chunk, crc) in enumerate(zip(self._tier_bytes(), self._crcs, strict=True)):
+            if zlib.crc32(chunk.data) != crc:
+                raise ValueError(
+                    f"the tablebase file {self.path} is damaged: tier {tier}'s checksum does not "
+                    "match"
+                )
+        self._crcs = None
+
+    def _ready(self, k: Any = None) -> None:
+        if k is not None and args.int_arg(k, "k") != self.k:
+            raise ValueError(f"the tablebase is for k={self.k}, not k={args.int_arg(k, 'k')}")
+        self.verify()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the table (header, checksums, data) to ``path``, replacing it whole."""
+        path = Path(path)
+        crcs = [zlib.crc32(chunk.data) for chunk in self._tier_bytes()]
+        header = _header(self.rows, self.cols, self.k, self.sizes, crcs)
+        partial = path.with_name(path.name + ".partial")
+        with open(partial, "wb") as file:
+            file.write(header)
+            file.write(np.ascontiguousarray(self.data).data)
+        os.replace(partial, path)
+
+    # Probing: the answers of perfectplay.mnk, from the table.
+    def solve(self, board: Any, k: Any = None) -> Solution[tuple[int, int]]:
+        self._ready(k)
+        result: Solution[tuple[int, int]] = _core().solve(
+            self.data, self.rows, self.cols, self.k, board
+        )
+        return result
+
+    def analyze(self, board: Any, k: Any = None) -> dict[tuple[int, int], tuple[int, int]]:
+        self._ready(k)
+        result: dict[tuple[int, int], tuple[int, int]] = _core().analyze(
+            self.data, self.rows, self.cols, self.k, board
+        )
+        return result
+
+    def solve_empty(self, rows: Any, cols: Any, k: Any = None) -> Solution[tuple[int, int]]:
+        """The empty board solved; ``rows`` and ``cols`` must be the table's."""
+        rows, cols = args.int_arg(rows, "rows"), args.int_arg(cols, "cols")
+        if (rows, cols) != (self.rows, self.cols):
+            raise ValueError(
+                f"the board is {rows}x{cols}, but the tablebase is for {self.rows}x{self.cols} "
+                f"boards (k={self.k})"
+            )
+        return self.solve("/".join(["." * cols] * rows), k)
+
+    def best_move(self, board: Any, k: Any = None) -> tuple[int, int] | None:
+        return self.solve(board, k).best_move
+
+    def value(self, board: Any) -> int:
+        return self.solve(board).value
+
+    def plies(self, board: Any) -> int:
+        return self.solve(board).plies
+
+    def _codes(
+        self, boards: Any, errors: str
+    ) -> tuple[npt.NDArray[np.uint8], dict[int, Exception]]:
+        """(N, cells) uint8 codes of a batch, and the rows bad before probing (their codes 0)."""
+        bad: dict[int, Exception] = {}
+        if isinstance(boards, np.ndarray):
+            if boards.dtype.kind not in "iu":
+                raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+            if boards.ndim != 3 or boards.shape[1:] != (self.rows, self.cols):
+                raise ValueError(
+                    f"boards must have shape (N, {self.rows}, {self.cols}) for this tablebase, "
+                    f"got {boards.shape}"
+                )
+            flat = boards.reshape(len(boards), self.cells)
+            out_of_range = np.flatnonzero(((flat < 0) | (flat > 2)).any(axis=1))
+            for row in out_of_range[: 1 if errors == "raise" else None]:
+                value = next(v for v in flat[row].tolist() if not 0 <= v <= 2)
+                bad[int(row)] = ValueError(f"cell value {value} is not 0, 1 or 2")
+            codes = np.where((flat < 0) | (flat > 2), 0, flat).astype(np.uint8)
+            return np.ascontiguousarray(codes), bad
+        if not isinstance(boards, Sequence) or isinstance(boards, (str, bytes)):
+            raise TypeError(
+                f"boards must be a numpy array or a sequence, not {type(boards).__name__}"
+            )
+        codes = np.zeros((len(boards), self.cells), dtype=np.uint8)
+        for row, board in enumerate(boards):
+            try:
+                rows, cols, marks = read_mark_grid(args.to_item(board))
+                if (rows, cols) != (self.rows, self.cols):
+                    raise ValueError(
+                        f"the board is {rows}x{cols}, but the tablebase is for "
+                        f"{self.rows}x{self.cols} boards (k={self.k})"
+                    )
+                codes[row] = marks
+            except (ValueError, TypeError) as error:
+                bad[row] = error
+                if errors == "raise":
+                    break
+        return codes, bad
+
+    def batch_solve(
+        self,
+        boards: Any,
+        *,
+        k: Any = None,
+        moves: bool = False,
+        errors: str = "raise",
+        threads: int | None = None,
+        progress: bool = False,
+    ) -> BatchSolution:
+        """``mnk.batch_solve`` answered from the table (``nodes`` 0): boards ``(N, rows,
+        cols)`` of codes 0/1/2 or a sequence of boards."""
+        moves, errors = flag(moves, "moves"), errors_arg(errors)
+        self._ready(k)
+        codes, bad = self._codes(boards, errors)
+        value, plies, best_move, best_mask, status, move_value, move_plies = _core().label_rows(
+            self.data,
+            self.rows,
+            self.cols,
+            self.k,
+            codes,
+            best=True,
+            moves=moves,
+            threads=threads,
+            progress=progress,
+        )
+        status[list(bad)] = BatchSolution.BAD
+        failed = np.flatnonzero(status != BatchSolution.OK)
+        if errors == "raise" and len(failed):
+            row = int(failed[0])
+            error = bad.get(row) or self._why_illegal(codes[row])
+            raise type(error)(f"row {row}: {error}") from None
+        for column, sentinel in ((value, 0), (plies, -1), (best_move, -1), (best_mask, False)):
+            column[failed] = sentinel
+        if moves:
+            move_value[failed], move_plies[failed] = 0, -1
+        nodes = np.zeros(len(codes), dtype=np.uint64)
+        return BatchSolution(
+            value, plies, best_move, best_mask, status, nodes, move_value, move_plies
+        )
+
+    def probe(
+        self, boards: Any, *, errors: str = "raise", threads: int | None = None
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+        """(value, plies) of every board, one table read each: the fast path when best moves
+        are not needed. Bad rows raise, or with ``errors="mask"`` read value 0, plies -1."""
+        errors = errors_arg(errors)
+        self._ready()
+        codes, bad = self._codes(boards, errors)
+        value, plies, _, _, status, _, _ = _core().label_rows(
+            self.data,
+            self.rows,
+            self.cols,
+            self.k,
+            codes,
+            best=False,
+            moves=False,
+            threads=threads,
+        )
+        status[list(bad)] = BatchSolution.BAD
+        failed = np.flatnonzero(status != BatchSolution.OK)
+        if errors == "raise" and len(failed):
+            row = int(failed[0])
+            error = bad.get(row) or self._why_illegal(codes[row])
+            raise type(error)(f"row {row}: {error}") from None
+        value[failed], plies[failed] = 0, -1
+        return value, plies
+
+    def _why_illegal(self, codes: npt.NDArray[np.uint8]) -> Exception:
+        board = codes.reshape(self.rows, self.cols)
+        try:
+            self.solve(board)
+        except (ValueError, TypeError) as error:
+            return error
+        return IllegalPosition("no game reaches this board")
+
+    def stats(self, *, threads: int | None = None, progress: bool = False) -> dict[str, Any]:
+        """The whole game: ``reachable`` positions, ``by_value`` ({1, 0, -1: count} for the
+        side to move), ``by_value_plies`` ({(value, plies): count}), ``longest`` ({"plies",
+        "board"}: the most plies of any position, and the first such board in table order),
+        ``canonical`` (positions up to the board's symmetries)."""
+        if self._stats is None:
+            self._ready()
+            raw = _core().stats(
+                self.data, self.rows, self.cols, self.k, threads=threads, progress=progress
+            )
+            by_value_plies = {
+                (value, plies): count
+                for value, row in zip((-1, 0, 1), raw["counts"], strict=True)
+                for plies, count in enumerate(row)
+                if count
+            }
+            plies, index = raw["longest"]
+            _, x, o = _core().position(self.rows, self.cols, self.k, index)
+            board = "/".join(
+                "".join(
+                    "x"
+                    if x >> (r * self.cols + c) & 1
+                    else "o"
+                    if o >> (r * self.cols + c) & 1
+                    else "."
+                    for c in range(self.cols)
+                )
+                for r in range(self.rows)
+            )
+            self._stats = {
+                "reachable": sum(by_value_plies.values()),
+                "by_value": {
+                    value: sum(n for (v, _), n in by_value_plies.items() if v == value)
+                    for value in (1, 0, -1)
+                },
+                "by_value_plies": by_value_plies,
+                "longest": {"plies": plies, "board": board},
+                "canonical": raw["canonical"],
+            }
+        return dict(self._stats)
+
+
+def _build_shard(
+    rows: int,
+    cols: int,
+    k: int,
+    tier: int,
+    start: int,
+    count: int,
+    next_path: str | None,
+    out_path: str,
+) -> str:
+    """One piece of a distributed build, run on a worker: reads the next tier's file, writes
+    the piece's entries to ``out_path``."""
+    if next_path is None or os.path.getsize(next_path) == 0:
+        following = np.zeros(0, dtype=np.uint8)
+    else:
+        following = np.memmap(next_path, dtype=np.uint8, mode="r")
+    piece = _core().build_range(rows, cols, k, tier, start, count, np.asarray(following))
+    np.asarray(piece, dtype=np.uint8).tofile(out_path)
+    return out_path
+
+
+def _build_on_cluster(
+    rows: int, cols: int, k: int, client: Any, directory: str | None, progress: bool
+) -> Tablebase:
+    """Tier by tier on a Dask cluster: each tier's pieces go to the workers, who write them as
+    shard files in ``directory`` (which every worker must reach); the tier is then the shards
+    put end to end, read by the next tier's pieces."""
+    from tqdm import tqdm
+
+    sizes = list(_core().sizes(rows, cols, k))
+    root = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="perfectplay-tb-"))
+    root.mkdir(parents=True, exist_ok=True)
+    bar = tqdm(
+        total=sum(sizes),
+        unit=" positions",
+        desc=f"tablebase {rows}x{cols} k={k}",
+        disable=not progress,
+    )
+    following: str | None = None
+    for tier in reversed(range(len(sizes))):
+        shards = root / f"tier{tier:02d}"
+        shards.mkdir(exist_ok=True)
+        futures = [
+            client.submit(
+                _build_shard,
+                rows,
+                cols,
+                k,
+                tier,
+                start,
+                min(_SHARD, sizes[tier] - start),
+                following,
+                str(shards / f"{start:012d}.bin"),
+                pure=False,
+            )
+            for start in range(0, sizes[tier], _SHARD)
+        ]
+        paths = client.gather(futures)
+        tier_path = root / f"tier{tier:02d}.bin"
+        with open(tier_path, "wb") as out:
+            for path in paths:
+                out.write(Path(path).read_bytes())
+        following = str(tier_path)
+        bar.update(sizes[tier])
+    bar.close()
+    data = np.concatenate(
+        [np.fromfile(root / f"tier{tier:02d}.bin", dtype=np.uint8) for tier in range(len(sizes))]
+    )
+    return Tablebase(rows, cols, k, data)
+
+
+def build(
+    rows: int,
+    cols: int,
+    k: int,
+    *,
+    threads: int | None = None,
+    progress: bool = False,
+    client: Any = None,
+    directory: str | os.PathLike[str] | None = None,
+) -> Tablebase:
+    """Strongly solves the ``rows x cols`` game where ``k`` in a row wins (at most 20 cells):
+    tier by tier on ``threads`` workers (default: every CPU), or with ``client`` (a
+    ``dask.distributed.Client``) on its workers, keeping each tier's shards in ``directory``
+    (default: a new temporary directory; it must be reachable by every worker). Ctrl-C stops
+    a local build within a second; ``progress=True`` draws a tqdm bar."""
+    rows, cols, k = args.int_arg(rows, "rows"), args.int_arg(cols, "cols"), args.int_arg(k, "k")
+    if client is not None:
+        _core().sizes(rows, cols, k)  # checks the board first
+        return _build_on_cluster(
+            rows, cols, k, client, None if directory is None else str(directory), progress
+        )
+    data = _core().build(rows, cols, k, threads=threads, progress=progress)
+    return Tablebase(rows, cols, k, data)
+
+
+def load(path: str | os.PathLike[str]) -> Tablebase:
+    """Opens a saved table, memory-mapped: nothing is read but the header until a probe, and
+    the first probe checks the data's checksums. A file that is not a tablebase of this
+    format, truncated or damaged is a ``ValueError`` naming the problem."""
+    path = str(path)
+    size = os.path.getsize(path)
+    with open(path, "rb") as file:
+        fixed = file.read(_FIXED.size)
+        if len(fixed) < len(MAGIC) or not fixed.startswith(MAGIC):
+            what = "an empty file" if size == 0 else "not a perfectplay tablebase"
+            raise ValueError(f"{path}: {what} (no tablebase header)")
+        if len(fixed) < _FIXED.size:
+            raise ValueError(f"{path}: the file is truncated inside its header")
+        _, version, rows, cols, k, _, total = _FIXED.unpack(fixed)
+        if version != FORMAT_VERSION:
+            raise ValueError(
+                f"{path}: tablebase format version {version} is not supported (this perfectplay "
+                f"reads version {FORMAT_VERSION})"
+            )
+        cells = rows * cols
+        if not 1 <= cells <= 20:
+            raise ValueError(f"{path}: the header is damaged (a {rows}x{cols} board)")
+        rest = file.read((cells + 1) * 12 + 4)
+        if len(rest) < (cells + 1) * 12 + 4:
+            raise ValueError(f"{path}: the file is truncated inside its header")
+    header_body = fixed + rest[:-4]
+    (stored_crc,) = struct.unpack("<I", rest[-4:])
+    if zlib.crc32(header_body) != stored_crc:
+        raise ValueError(f"{path}: the tablebase header is damaged (its checksum does not match)")
+    sizes = list(struct.unpack(f"<{cells + 1}Q", rest[: (cells + 1) * 8]))
+    crcs = list(struct.unpack(f"<{cells + 1}I", rest[(cells + 1) * 8 : -4]))
+    try:
+        expected = list(_core().sizes(rows, cols, k))
+    except ValueError as error:
+        raise ValueError(f"{path}: the header names no valid game ({error})") from None
+    if sizes != expected or total != sum(expected):
+        raise ValueError(f"{path}: the header's tier sizes do not fit a {rows}x{cols} k={k} game")
+    offset = len(header_body) + 4
+    offset += -offset % _ALIGN
+    if size != offset + total:
+        raise ValueError(
+            f"{path}: the file has {size} bytes, but its header promises {offset + total} "
+            "(truncated or extended)"
+        )
+    data = np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=(total,))
+    return Tablebase(rows, cols, k, data, crcs=crcs, path=path)

@@ -1,0 +1,330 @@
+//! `perfectplay._core.tablebase`: building and probing m,n,k tablebases. The table's bytes
+//! live in a numpy array (in memory, or a memory-mapped file) that the Python `Tablebase`
+//! holds; these functions read it in place, without the GIL.
+
+use crate::engine::error::Error;
+use crate::engine::tiers::{self, TierGame};
+use crate::games::mnk::tablebase::{Probe, RowLabels, Tiers, Wanted};
+use crate::games::mnk::{self as game};
+use crate::py::batch::{Progress, threads_arg};
+use crate::py::convert::{Names, err, int_arg, is_main_thread, to_analysis, to_item, to_solution};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(sizes, module)?)?;
+    module.add_function(wrap_pyfunction!(build, module)?)?;
+    module.add_function(wrap_pyfunction!(build_range, module)?)?;
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(label_rows, module)?)?;
+    module.add_function(wrap_pyfunction!(stats, module)?)?;
+    module.add_function(wrap_pyfunction!(position, module)?)?;
+    Ok(())
+}
+
+fn tiers_of(
+    rows: &Bound<'_, PyAny>,
+    cols: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+) -> PyResult<Tiers> {
+    let (rows, cols) = (int_arg(rows, "rows")?, int_arg(cols, "cols")?);
+    let grid = game::empty_board(rows, cols).map_err(err)?;
+    Tiers::new(grid.rows, grid.cols, int_arg(k, "k")?).map_err(err)
+}
+
+fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
+    Names {
+        players: ["x", "o"],
+        to_move: move |cell: u8| (cell as usize / cols, cell as usize % cols),
+    }
+}
+
+/// Runs `work` without the GIL; `work` gets a monitor that draws the progress bar and, on the
+/// main thread, stops the work at Ctrl-C (the pending KeyboardInterrupt is raised).
+fn detached<T: Send>(
+    py: Python<'_>,
+    progress: bool,
+    what: &str,
+    work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    let main_thread = is_main_thread(py)?;
+    let mut bar = Progress::new(py, progress, what)?;
+    let mut interrupt: Option<PyErr> = None;
+    let mut failure: Option<PyErr> = None;
+    let result = py.detach(|| {
+        work(&mut |done, total| {
+            Python::attach(|py| {
+                if let Err(error) = bar.update(py, done, total) {
+                    failure = Some(error);
+                    return true;
+                }
+                match main_thread.then(|| py.check_signals()) {
+                    Some(Err(pending)) => {
+                        interrupt = Some(pending);
+                        true
+                    }
+                    _ => false,
+                }
+            })
+        })
+    });
+    bar.close(py)?;
+    if let Some(error) = failure.or(interrupt) {
+        return Err(error);
+    }
+    result.map_err(err)
+}
+
+/// The number of ranked positions of every tier (tier t: the positions with t marks).
+#[pyfunction]
+fn sizes(
+    rows: &Bound<'_, PyAny>,
+    cols: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+) -> PyResult<Vec<usize>> {
+    Ok(tiers_of(rows, cols, k)?.sizes().to_vec())
+}
+
+/// Every entry of the game's table, built tier by tier on ``threads`` workers.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, k, *, threads=None, progress=false))]
+fn build<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let threads = threads_arg(threads)?;
+    let what = format!(
+        "tablebase {}x{} k={}",
+        tiers.geometry.rows, tiers.geometry.cols, tiers.geometry.k
+    );
+    let table = detached(py, progress, &what, |monitor| {
+        tiers::build(&tiers, threads, monitor)
+    })?;
+    Ok(PyArray1::from_vec(py, table))
+}
+
+/// Ranks ``start .. start + count`` of tier ``tier``, given the next tier's entries: one piece
+/// of a distributed build. The same code as ``build``, so the pieces put together are equal
+/// to it byte for byte.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, k, tier, start, count, next, *, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn build_range<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    tier: usize,
+    start: usize,
+    count: usize,
+    next: PyReadonlyArray1<'py, u8>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let threads = threads_arg(threads)?;
+    if tier >= tiers.tiers() {
+        return Err(PyValueError::new_err(format!(
+            "tier must be below {}, got {tier}",
+            tiers.tiers()
+        )));
+    }
+    if start
+        .checked_add(count)
+        .is_none_or(|end| end > tiers.tier_size(tier))
+    {
+        return Err(PyValueError::new_err(format!(
+            "ranks {start}..{start}+{count} are past tier {tier}'s {} ranks",
+            tiers.tier_size(tier)
+        )));
+    }
+    let wanted = if tier + 1 < tiers.tiers() {
+        tiers.tier_size(tier + 1)
+    } else {
+        0
+    };
+    let next = next.as_slice()?;
+    if next.len() != wanted {
+        return Err(PyValueError::new_err(format!(
+            "the next tier has {} entries, expected {wanted}",
+            next.len()
+        )));
+    }
+    let mut out = vec![tiers::UNREACHED; count];
+    detached(py, false, "", |monitor| {
+        tiers::solve_tier_range(&tiers, tier, start, &mut out, next, threads, &mut |done| {
+            monitor(done, count)
+        })
+        .map_err(Error::Stopped)
+    })?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// The probe of a table's data and a legal board of its shape.
+fn probe_board<'a>(
+    tiers: &'a Tiers,
+    data: &'a [u8],
+    board: &Bound<'_, PyAny>,
+) -> PyResult<(Probe<'a>, game::Board)> {
+    let probe = Probe::new(tiers, data).map_err(err)?;
+    let grid = game::parse_board(&to_item(board)?).map_err(err)?;
+    let board = probe
+        .board(grid.rows, grid.cols, &grid.cells)
+        .map_err(err)?;
+    Ok((probe, board))
+}
+
+/// The position solved from the table, as ``mnk.solve`` answers it (``nodes`` 0).
+#[pyfunction]
+fn solve<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray1<'py, u8>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    board: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let (mut probe, board) = probe_board(&tiers, data.as_slice()?, board)?;
+    let solution = probe.solve(board).map_err(err)?;
+    to_solution(py, solution, &names(tiers.geometry.cols))
+}
+
+/// Every legal move's (value for its player, plies from now), from the table.
+#[pyfunction]
+fn analyze<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray1<'py, u8>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    board: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let (mut probe, board) = probe_board(&tiers, data.as_slice()?, board)?;
+    let answers = probe.analyze(board).map_err(err)?;
+    to_analysis(py, answers, &names(tiers.geometry.cols))
+}
+
+/// Labels rows of codes ``(N, rows * cols)`` uint8 from the table: (value, plies, best_move,
+/// best_mask or None, status, move_value or None, move_plies or None). Status 1 marks a row
+/// with a code other than 0/1/2 or a board no game reaches.
+#[pyfunction]
+#[pyo3(signature = (data, rows, cols, k, codes, *, best=true, moves=false, threads=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn label_rows<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray1<'py, u8>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    codes: PyReadonlyArray2<'py, u8>,
+    best: bool,
+    moves: bool,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let threads = threads_arg(threads)?;
+    let cells = tiers.cells();
+    if codes.shape()[1] != cells {
+        return Err(PyValueError::new_err(format!(
+            "rows have {} cells, the tablebase's boards {cells}",
+            codes.shape()[1]
+        )));
+    }
+    let (data, codes) = (data.as_slice()?, codes.as_slice()?);
+    let wanted = Wanted { best, moves };
+    let labels: RowLabels = detached(py, progress, "probing", |monitor| {
+        tiers.label_rows(data, codes, wanted, threads, monitor)
+    })?;
+    let rows_count = labels.value.len();
+    let grid = |flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
+        Ok(Some(
+            PyArray1::from_vec(py, flat)
+                .reshape([rows_count, cells])?
+                .into_any(),
+        ))
+    };
+    let best_mask = if best { grid(labels.best_mask)? } else { None };
+    let (move_value, move_plies) = if moves {
+        (
+            Some(
+                PyArray1::from_vec(py, labels.move_value)
+                    .reshape([rows_count, cells])?
+                    .into_any(),
+            ),
+            Some(
+                PyArray1::from_vec(py, labels.move_plies)
+                    .reshape([rows_count, cells])?
+                    .into_any(),
+            ),
+        )
+    } else {
+        (None, None)
+    };
+    PyTuple::new(
+        py,
+        [
+            Some(PyArray1::from_vec(py, labels.value).into_any()),
+            Some(PyArray1::from_vec(py, labels.plies).into_any()),
+            Some(PyArray1::from_vec(py, labels.best_move).into_any()),
+            best_mask,
+            Some(PyArray1::from_vec(py, labels.status).into_any()),
+            move_value,
+            move_plies,
+        ],
+    )
+}
+
+/// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),
+/// ``longest`` (plies, table index) and ``canonical`` (positions up to symmetry).
+#[pyfunction]
+#[pyo3(signature = (data, rows, cols, k, *, threads=None, progress=false))]
+fn stats<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray1<'py, u8>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let threads = threads_arg(threads)?;
+    let data = data.as_slice()?;
+    let stats = detached(py, progress, "counting", |monitor| {
+        tiers.stats(data, threads, monitor)
+    })?;
+    let out = PyDict::new(py);
+    let counts: Vec<Vec<u64>> = stats.counts.iter().map(|row| row.to_vec()).collect();
+    out.set_item("counts", counts)?;
+    out.set_item("longest", stats.longest)?;
+    out.set_item("canonical", stats.canonical)?;
+    Ok(out)
+}
+
+/// The position at a table index: (tier, X mask, O mask).
+#[pyfunction]
+fn position(
+    rows: &Bound<'_, PyAny>,
+    cols: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+    index: usize,
+) -> PyResult<(usize, u64, u64)> {
+    let tiers = tiers_of(rows, cols, k)?;
+    if index >= tiers.total() {
+        return Err(PyValueError::new_err(format!(
+            "index {index} is past the table's {} entries",
+            tiers.total()
+        )));
+    }
+    Ok(tiers.position(index))
+}
