@@ -6,8 +6,10 @@ crash or an endless loop."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +277,37 @@ def test_unknown_problem_is_a_usage_error() -> None:
     assert stop.value.code == 2
     with pytest.raises(ValueError, match="unknown problem"):
         stress.run("chess", ["true"])
+
+
+def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
+    command = program("final", "--bug", "loop-full")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "stress",
+            "final",
+            "--seed",
+            "1",
+            "--time-limit",
+            "60",
+            "--",
+            *command,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # As in a terminal: a background CI job would start it with SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3)  # the first runs are under way, stuck on full boards
+    assert process.poll() is None
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    process.communicate(timeout=10)
+    assert process.returncode == 130
+    assert time.monotonic() - sent < 2
+    time.sleep(0.2)
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "final_solution.py --bug loop-full" not in running

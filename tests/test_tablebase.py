@@ -371,6 +371,8 @@ def test_ctrl_c_stops_a_build_within_a_second() -> None:
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "PERFECTPLAY_BACKEND": "rust"},
+        # As in a terminal: a background CI job would start it with SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "go"

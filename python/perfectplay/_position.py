@@ -167,7 +167,9 @@ class BasePosition(ABC, Generic[Move]):
     def solve(self, **options: Any) -> Solution[Move]:
         """The position solved under perfect play; ``value`` is for the side to move.
         Options (``node_limit``, ``table_mb`` where the game's ``solve`` takes them) pass on."""
-        result: Solution[Move] = _answer(self, "solve", tuple(sorted(options.items())))
+        result: Solution[Move] = _answer(
+            self, "solve", tuple(sorted(options.items())) if options else ()
+        )
         return result
 
     def analyze(self, **options: Any) -> dict[Move, tuple[int, int]]:

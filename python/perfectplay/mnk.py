@@ -83,16 +83,16 @@ class MarkPosition(BasePosition[Move], Generic[Move]):
         empty = geometry_.full & ~(x | o) if status == rules.PLAYING else 0
         # Every use of a position asks for its moves: found once, when it is made.
         legal = [cell for cell in range(geometry_.cells) if empty >> cell & 1]
-        self._init(
-            rows=geometry_.rows,
-            cols=geometry_.cols,
-            k=geometry_.k,
-            x=x,
-            o=o,
-            _geometry=geometry_,
-            _status=status,
-            _legal=legal,
-        )
+        # Set slot by slot: a position is made at every move an agent considers.
+        put = object.__setattr__
+        put(self, "rows", geometry_.rows)
+        put(self, "cols", geometry_.cols)
+        put(self, "k", geometry_.k)
+        put(self, "x", x)
+        put(self, "o", o)
+        put(self, "_geometry", geometry_)
+        put(self, "_status", status)
+        put(self, "_legal", legal)
 
     def _key(self) -> Hashable:
         return (self.rows, self.cols, self.k, self.x, self.o)

@@ -98,6 +98,10 @@ class Position(MarkPosition[int]):
     def _move_of_cell(self, cell: int) -> int:
         return cell
 
+    @property
+    def legal_moves(self) -> tuple[int, ...]:
+        return tuple(self._legal)  # moves are the cells themselves
+
     def _cell_of_move(self, move: Any) -> int:
         return check_action(move, 9)
 
