@@ -499,32 +499,12 @@ def main(argv: list[str] | None = None) -> int:
         argv, program = argv[:split], argv[split + 1 :]
     args = _parser().parse_args(argv)
     args.program = program
-    if args.command == "stress":
+    jobs = {"stress": run_stress, "tablebase": run_tablebase, "label": run_label, "mnk": run_mnk}
+    if args.command in jobs:
         try:
-            return run_stress(args)
-        except KeyboardInterrupt:
-            return 130
-    if args.command == "tablebase":
-        try:
-            return run_tablebase(args)
+            return jobs[args.command](args)
         except ImportError as error:
-            print(f"perfectplay tablebase: {error}", file=sys.stderr)
-            return 1
-        except KeyboardInterrupt:
-            return 130
-    if args.command == "label":
-        try:
-            return run_label(args)
-        except ImportError as error:
-            print(f"perfectplay label: {error}", file=sys.stderr)
-            return 1
-        except KeyboardInterrupt:
-            return 130
-    if args.command == "mnk":
-        try:
-            return run_mnk(args)
-        except ImportError as error:
-            print(f"perfectplay mnk: {error}", file=sys.stderr)
+            print(f"perfectplay {args.command}: {error}", file=sys.stderr)
             return 1
         except KeyboardInterrupt:
             return 130

@@ -183,14 +183,7 @@ class Position(MarkPosition[tuple[int, int]]):
     @classmethod
     def empty(cls, rows: int, cols: int, k: int) -> Position:
         """The empty ``rows x cols`` board, X to move."""
-        rows, cols = args.int_arg(rows, "rows"), args.int_arg(cols, "cols")
-        for name, side in (("rows", rows), ("cols", cols)):
-            if side < 1:
-                raise ValueError(f"{name} must be at least 1, got {side}")
-        if rows * cols > args.MAX_CELLS:
-            raise ValueError(
-                f"board has {rows * cols} cells; at most {args.MAX_CELLS} are supported"
-            )
+        rows, cols = args.board_sides(rows, cols)
         return cls.from_masks(rows, cols, args.int_arg(k, "k"), 0, 0)
 
     @classmethod

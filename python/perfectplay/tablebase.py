@@ -213,29 +213,10 @@ class Tablebase:
         cols)`` of codes 0/1/2 or a sequence of boards."""
         moves, errors = flag(moves, "moves"), errors_arg(errors)
         self._ready(k)
-        codes, bad = self._codes(boards, errors)
-        value, plies, best_move, best_mask, status, move_value, move_plies = _core().label_rows(
-            self.data,
-            self.rows,
-            self.cols,
-            self.k,
-            codes,
-            best=True,
-            moves=moves,
-            threads=threads,
-            progress=progress,
+        value, plies, best_move, best_mask, status, move_value, move_plies = self._label(
+            boards, errors, best=True, moves=moves, threads=threads, progress=progress
         )
-        status[list(bad)] = BatchSolution.BAD
-        failed = np.flatnonzero(status != BatchSolution.OK)
-        if errors == "raise" and len(failed):
-            row = int(failed[0])
-            error = bad.get(row) or self._why_illegal(codes[row])
-            raise type(error)(f"row {row}: {error}") from None
-        for column, sentinel in ((value, 0), (plies, -1), (best_move, -1), (best_mask, False)):
-            column[failed] = sentinel
-        if moves:
-            move_value[failed], move_plies[failed] = 0, -1
-        nodes = np.zeros(len(codes), dtype=np.uint64)
+        nodes = np.zeros(len(value), dtype=np.uint64)
         return BatchSolution(
             value, plies, best_move, best_mask, status, nodes, move_value, move_plies
         )
@@ -247,25 +228,29 @@ class Tablebase:
         are not needed. Bad rows raise, or with ``errors="mask"`` read value 0, plies -1."""
         errors = errors_arg(errors)
         self._ready()
+        value, plies, *_ = self._label(boards, errors, best=False, moves=False, threads=threads)
+        return value, plies
+
+    def _label(self, boards: Any, errors: str, **options: Any) -> list[Any]:
+        """The label columns of a batch: bad rows raise (``errors="raise"``, the first one,
+        naming its row) or hold the sentinels of a failed row."""
         codes, bad = self._codes(boards, errors)
-        value, plies, _, _, status, _, _ = _core().label_rows(
-            self.data,
-            self.rows,
-            self.cols,
-            self.k,
-            codes,
-            best=False,
-            moves=False,
-            threads=threads,
+        columns = list(
+            _core().label_rows(self.data, self.rows, self.cols, self.k, codes, **options)
         )
+        value, plies, best_move, best_mask, status, move_value, move_plies = columns
         status[list(bad)] = BatchSolution.BAD
         failed = np.flatnonzero(status != BatchSolution.OK)
         if errors == "raise" and len(failed):
             row = int(failed[0])
             error = bad.get(row) or self._why_illegal(codes[row])
             raise type(error)(f"row {row}: {error}") from None
-        value[failed], plies[failed] = 0, -1
-        return value, plies
+        value[failed], plies[failed], best_move[failed] = 0, -1, -1
+        if best_mask is not None:
+            best_mask[failed] = False
+        if move_value is not None:
+            move_value[failed], move_plies[failed] = 0, -1
+        return columns
 
     def _why_illegal(self, codes: npt.NDArray[np.uint8]) -> Exception:
         board = codes.reshape(self.rows, self.cols)

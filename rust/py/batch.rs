@@ -168,13 +168,13 @@ fn grid<T: numpy::Element>(
 
 /// A tqdm progress bar on standard error, or nothing. Held unbound: it is updated from
 /// inside the batch loop, which runs without the GIL.
-pub struct Progress {
+struct Progress {
     bar: Option<Py<PyAny>>,
     shown: usize,
 }
 
 impl Progress {
-    pub fn new(py: Python<'_>, show: bool, what: &str) -> PyResult<Progress> {
+    fn new(py: Python<'_>, show: bool, what: &str) -> PyResult<Progress> {
         let bar = if show {
             let tqdm = py.import("tqdm")?.getattr("tqdm")?;
             let kwargs = pyo3::types::PyDict::new(py);
@@ -188,7 +188,7 @@ impl Progress {
         Ok(Progress { bar, shown: 0 })
     }
 
-    pub fn update(&mut self, py: Python<'_>, done: usize, total: usize) -> PyResult<()> {
+    fn update(&mut self, py: Python<'_>, done: usize, total: usize) -> PyResult<()> {
         if let Some(bar) = &self.bar {
             let bar = bar.bind(py);
             if self.shown == 0 {
@@ -202,7 +202,7 @@ impl Progress {
         Ok(())
     }
 
-    pub fn close(&self, py: Python<'_>) -> PyResult<()> {
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
         if let Some(bar) = &self.bar {
             bar.bind(py).call_method0("close")?;
         }
@@ -238,6 +238,43 @@ impl<T> Parsed<T> {
     }
 }
 
+/// Runs `work` without the GIL. `work` gets a monitor `(done, total) -> stop?` to call now and
+/// then from the thread that called this: it draws the progress bar and, on the main thread,
+/// stops the work at Ctrl-C, whose KeyboardInterrupt is then raised.
+pub fn detached<T: Send>(
+    py: Python<'_>,
+    progress: bool,
+    what: &str,
+    work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> T + Send,
+) -> PyResult<T> {
+    let main_thread = is_main_thread(py)?;
+    let mut bar = Progress::new(py, progress, what)?;
+    let mut interrupt: Option<PyErr> = None;
+    let mut failure: Option<PyErr> = None;
+    let result = py.detach(|| {
+        work(&mut |done, total| {
+            Python::attach(|py| {
+                if let Err(error) = bar.update(py, done, total) {
+                    failure = Some(error);
+                    return true;
+                }
+                match main_thread.then(|| py.check_signals()) {
+                    Some(Err(pending)) => {
+                        interrupt = Some(pending);
+                        true
+                    }
+                    _ => false,
+                }
+            })
+        })
+    });
+    bar.close(py)?;
+    match failure.or(interrupt) {
+        Some(error) => Err(error),
+        None => Ok(result),
+    }
+}
+
 /// Runs a parsed batch: bad rows raise or are masked, the rest are solved by `solve` on
 /// `threads` workers without the GIL; Ctrl-C (on the main thread) stops every worker.
 #[allow(clippy::too_many_arguments)]
@@ -267,41 +304,9 @@ where
     {
         return Err(with_row(py, error, row));
     }
-    let main_thread = is_main_thread(py)?;
-    let mut bar = Progress::new(py, progress, what)?;
-    let mut interrupt: Option<PyErr> = None;
-    let mut failure: Option<PyErr> = None;
-    let results = py.detach(|| {
-        batch::run(
-            &rows,
-            threads,
-            node_limit,
-            solve,
-            cells_left,
-            |done, total| {
-                Python::attach(|py| {
-                    if let Err(error) = bar.update(py, done, total) {
-                        failure = Some(error);
-                        return true;
-                    }
-                    match main_thread.then(|| py.check_signals()) {
-                        Some(Err(pending)) => {
-                            interrupt = Some(pending);
-                            true
-                        }
-                        _ => false,
-                    }
-                })
-            },
-        )
-    });
-    bar.close(py)?;
-    if let Some(error) = failure {
-        return Err(error);
-    }
-    if let Some(pending) = interrupt {
-        return Err(pending);
-    }
+    let results = detached(py, progress, what, |monitor| {
+        batch::run(&rows, threads, node_limit, solve, cells_left, monitor)
+    })?;
     let mut columns = Columns::new(rows.len(), cells, moves);
     for (row, result) in results.into_iter().enumerate() {
         match result {

@@ -6,8 +6,8 @@ use crate::engine::error::Error;
 use crate::engine::tiers::{self, TierGame};
 use crate::games::mnk::tablebase::{Probe, RowLabels, Tiers, Wanted};
 use crate::games::mnk::{self as game};
-use crate::py::batch::{Progress, threads_arg};
-use crate::py::convert::{Names, err, int_arg, is_main_thread, to_analysis, to_item, to_solution};
+use crate::py::batch::{self, threads_arg};
+use crate::py::convert::{Names, err, int_arg, to_analysis, to_item, to_solution};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -42,40 +42,14 @@ fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
     }
 }
 
-/// Runs `work` without the GIL; `work` gets a monitor that draws the progress bar and, on the
-/// main thread, stops the work at Ctrl-C (the pending KeyboardInterrupt is raised).
+/// `batch::detached` for work that may fail with a core error.
 fn detached<T: Send>(
     py: Python<'_>,
     progress: bool,
     what: &str,
     work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> Result<T, Error> + Send,
 ) -> PyResult<T> {
-    let main_thread = is_main_thread(py)?;
-    let mut bar = Progress::new(py, progress, what)?;
-    let mut interrupt: Option<PyErr> = None;
-    let mut failure: Option<PyErr> = None;
-    let result = py.detach(|| {
-        work(&mut |done, total| {
-            Python::attach(|py| {
-                if let Err(error) = bar.update(py, done, total) {
-                    failure = Some(error);
-                    return true;
-                }
-                match main_thread.then(|| py.check_signals()) {
-                    Some(Err(pending)) => {
-                        interrupt = Some(pending);
-                        true
-                    }
-                    _ => false,
-                }
-            })
-        })
-    });
-    bar.close(py)?;
-    if let Some(error) = failure.or(interrupt) {
-        return Err(error);
-    }
-    result.map_err(err)
+    batch::detached(py, progress, what, work)?.map_err(err)
 }
 
 /// The number of ranked positions of every tier (tier t: the positions with t marks).

@@ -155,3 +155,18 @@ def table_mb(value: Any) -> float | None:
     if not in_range:  # NaN too
         raise ValueError(f"table_mb must be more than 0 and at most {MAX_TABLE_MB}, got {value}")
     return float(value)
+
+
+def board_sides(rows: Any, cols: Any) -> tuple[int, int]:
+    """``rows`` and ``cols`` of a board given by its size, checked as the compiled core
+    checks them (it counts cells in 128 bits)."""
+    sides = {"rows": int_arg(rows, "rows"), "cols": int_arg(cols, "cols")}
+    for name, side in sides.items():
+        if side < 1:
+            raise ValueError(f"{name} must be at least 1, got {side}")
+    cells = sides["rows"] * sides["cols"]
+    if cells >= 2**127:
+        raise ValueError(f"board has more than 2^127 cells; at most {MAX_CELLS} are supported")
+    if cells > MAX_CELLS:
+        raise ValueError(f"board has {cells} cells; at most {MAX_CELLS} are supported")
+    return sides["rows"], sides["cols"]

@@ -222,16 +222,7 @@ def solve_empty(
     if tablebase is not None:
         result: Solution[tuple[int, int]] = tablebase.solve_empty(rows, cols, k)
         return result
-    sides = {"rows": args.int_arg(rows, "rows"), "cols": args.int_arg(cols, "cols")}
-    for name, side in sides.items():
-        if side < 1:
-            raise ValueError(f"{name} must be at least 1, got {side}")
-    cells = sides["rows"] * sides["cols"]
-    if cells >= 2**127:  # as the compiled core, which counts in 128 bits
-        raise ValueError(f"board has more than 2^127 cells; at most {MAX_CELLS} are supported")
-    if cells > MAX_CELLS:
-        raise ValueError(f"board has {cells} cells; at most {MAX_CELLS} are supported")
-    geometry = Geometry(sides["rows"], sides["cols"], args.int_arg(k, "k"))
+    geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
     return _Call(geometry, 0, 0, node_limit, table_mb).solve()
 
 

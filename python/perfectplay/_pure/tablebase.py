@@ -32,14 +32,7 @@ class Tiers:
     """The tiers of one game: sizes, offsets, ranking."""
 
     def __init__(self, rows: Any, cols: Any, k: Any) -> None:
-        rows, cols = args.int_arg(rows, "rows"), args.int_arg(cols, "cols")
-        for name, side in (("rows", rows), ("cols", cols)):
-            if side < 1:
-                raise ValueError(f"{name} must be at least 1, got {side}")
-        if rows * cols > args.MAX_CELLS:
-            raise ValueError(
-                f"board has {rows * cols} cells; at most {args.MAX_CELLS} are supported"
-            )
+        rows, cols = args.board_sides(rows, cols)
         self.geometry = Geometry(rows, cols, args.int_arg(k, "k"))
         self.cells: int = rows * cols
         if self.cells > MAX_CELLS:
