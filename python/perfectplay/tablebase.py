@@ -162,7 +162,9 @@ class Tablebase:
     def _codes(
         self, boards: Any, errors: str
     ) -> tuple[npt.NDArray[np.uint8], dict[int, Exception]]:
-        """(N, cells) uint8 codes of a batch, and the rows bad before probing (their codes 0)."""
+        """(N, cells) uint8 codes of a batch, and the rows found bad while reading them. Codes
+        out of 0..2 become 3, which the core marks bad; a C-ordered uint8 array is used in
+        place."""
         bad: dict[int, Exception] = {}
         if isinstance(boards, np.ndarray):
             if boards.dtype.kind not in "iu":
@@ -173,12 +175,9 @@ class Tablebase:
                     f"got {boards.shape}"
                 )
             flat = boards.reshape(len(boards), self.cells)
-            out_of_range = np.flatnonzero(((flat < 0) | (flat > 2)).any(axis=1))
-            for row in out_of_range[: 1 if errors == "raise" else None]:
-                value = next(v for v in flat[row].tolist() if not 0 <= v <= 2)
-                bad[int(row)] = ValueError(f"cell value {value} is not 0, 1 or 2")
-            codes = np.where((flat < 0) | (flat > 2), 0, flat).astype(np.uint8)
-            return np.ascontiguousarray(codes), bad
+            if flat.dtype == np.uint8:
+                return np.ascontiguousarray(flat), bad
+            return np.where((flat < 0) | (flat > 2), 3, flat).astype(np.uint8), bad
         if not isinstance(boards, Sequence) or isinstance(boards, (str, bytes)):
             raise TypeError(
                 f"boards must be a numpy array or a sequence, not {type(boards).__name__}"
@@ -243,7 +242,7 @@ class Tablebase:
         failed = np.flatnonzero(status != BatchSolution.OK)
         if errors == "raise" and len(failed):
             row = int(failed[0])
-            error = bad.get(row) or self._why_illegal(codes[row])
+            error = bad.get(row) or self._row_error(boards, codes, row)
             raise type(error)(f"row {row}: {error}") from None
         value[failed], plies[failed], best_move[failed] = 0, -1, -1
         if best_mask is not None:
@@ -251,6 +250,14 @@ class Tablebase:
         if move_value is not None:
             move_value[failed], move_plies[failed] = 0, -1
         return columns
+
+    def _row_error(self, boards: Any, codes: npt.NDArray[np.uint8], row: int) -> Exception:
+        """Why a row failed in the core: a code out of 0..2, or a board no game reaches."""
+        if (codes[row] > 2).any():
+            flat = np.asarray(boards).reshape(len(codes), self.cells)[row].tolist()
+            value = next(v for v in flat if not 0 <= v <= 2)
+            return ValueError(f"cell value {value} is not 0, 1 or 2")
+        return self._why_illegal(codes[row])
 
     def _why_illegal(self, codes: npt.NDArray[np.uint8]) -> Exception:
         board = codes.reshape(self.rows, self.cols)

@@ -46,8 +46,9 @@ fn binom(n: usize, k: usize) -> usize {
     BINOM[n][k]
 }
 
-/// The colex rank of a set of cells (a mask).
-#[inline]
+/// The colex rank of a set of cells (a mask), bit by bit: the reference the byte tables are
+/// checked against.
+#[cfg(test)]
 fn colex(mut mask: u64) -> usize {
     let mut rank = 0;
     let mut index = 1;
@@ -57,6 +58,74 @@ fn colex(mut mask: u64) -> usize {
         mask &= mask - 1;
     }
     rank
+}
+
+/// Byte tables for ranking a mask of at most 24 cells with a few lookups: `colex[byte][bits
+/// below][value]` is what one byte of a mask adds to its colex rank, and `extract[occupied
+/// byte][x byte]` is the bits of the X byte at the occupied byte's cells, packed.
+struct RankTables {
+    colex: Vec<u32>,
+    extract: Vec<u8>,
+}
+
+const BELOW: usize = 17; // bits below the third byte: at most 16
+
+fn rank_tables() -> &'static RankTables {
+    static TABLES: std::sync::OnceLock<RankTables> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut colex_table = vec![0u32; 3 * BELOW * 256];
+        for byte in 0..3 {
+            for below in 0..BELOW {
+                for value in 0..256usize {
+                    let mut sum = 0;
+                    for (t, bit) in cells_of(value as u64).enumerate() {
+                        let (n, k) = (8 * byte + bit as usize, below + t + 1);
+                        // Masks of at most 20 cells never reach past the binomial table.
+                        if n < N && k < N {
+                            sum += binom(n, k);
+                        }
+                    }
+                    colex_table[(byte * BELOW + below) * 256 + value] = sum as u32;
+                }
+            }
+        }
+        let mut extract_table = vec![0u8; 256 * 256];
+        for onto in 0..256u64 {
+            for x in 0..256u64 {
+                extract_table[(onto as usize) * 256 + x as usize] = extract(x, onto) as u8;
+            }
+        }
+        RankTables {
+            colex: colex_table,
+            extract: extract_table,
+        }
+    })
+}
+
+/// `colex(mask)` for a mask of at most 24 cells, by the byte tables.
+#[inline]
+fn colex_by_bytes(tables: &RankTables, mask: u64) -> usize {
+    let (b0, b1, b2) = (mask & 255, mask >> 8 & 255, mask >> 16 & 255);
+    let (c1, c2) = (
+        b0.count_ones() as usize,
+        (mask & 0xffff).count_ones() as usize,
+    );
+    (tables.colex[b0 as usize]
+        + tables.colex[(BELOW + c1) * 256 + b1 as usize]
+        + tables.colex[(2 * BELOW + c2) * 256 + b2 as usize]) as usize
+}
+
+/// `extract(x, onto)` for masks of at most 24 cells, by the byte tables.
+#[inline]
+fn extract_by_bytes(tables: &RankTables, x: u64, onto: u64) -> u64 {
+    let mut out = 0u64;
+    let mut shift = 0;
+    for byte in 0..3 {
+        let (o, xb) = ((onto >> (8 * byte)) & 255, (x >> (8 * byte)) & 255);
+        out |= u64::from(tables.extract[(o as usize) * 256 + xb as usize]) << shift;
+        shift += o.count_ones();
+    }
+    out
 }
 
 /// The set of `members` cells, all below `below`, with colex rank `rank`.
@@ -179,11 +248,12 @@ impl Tiers {
     /// of play (X has as many marks as O, or one more).
     #[inline]
     pub fn index(&self, x: u64, o: u64) -> usize {
+        let tables = rank_tables();
         let occupied = x | o;
         let tier = occupied.count_ones() as usize;
         self.offsets[tier]
-            + colex(occupied) * binom(tier, x_marks(tier))
-            + colex(extract(x, occupied))
+            + colex_by_bytes(tables, occupied) * binom(tier, x_marks(tier))
+            + colex_by_bytes(tables, extract_by_bytes(tables, x, occupied))
     }
 
     /// The position at a table index: (tier, X mask, O mask).
@@ -680,40 +750,85 @@ impl Tiers {
         Probe::new(self, data)?;
         let cells = self.cells;
         let rows = codes.len() / cells;
-        let pieces = rows.div_ceil(ROWS_A_PIECE);
-        let results: Vec<std::sync::Mutex<Option<RowLabels>>> =
-            (0..pieces).map(|_| std::sync::Mutex::new(None)).collect();
-        let next = std::sync::atomic::AtomicUsize::new(0);
+        let per_cell = |on: bool| if on { rows * cells } else { 0 };
+        // The columns hold the sentinels of a failed row until a row is labelled; each piece
+        // of rows writes its own slices of them.
+        let mut all = RowLabels {
+            value: vec![0; rows],
+            plies: vec![-1; rows],
+            best_move: vec![-1; rows],
+            best_mask: vec![false; per_cell(wanted.best)],
+            status: vec![1; rows],
+            move_value: vec![0; per_cell(wanted.moves)],
+            move_plies: vec![-1; per_cell(wanted.moves)],
+        };
+        let count = rows.div_ceil(ROWS_A_PIECE);
+        let per_row = ROWS_A_PIECE * cells;
+        let pieces: Vec<Piece<'_>> = zip4(
+            all.value.chunks_mut(ROWS_A_PIECE),
+            all.plies.chunks_mut(ROWS_A_PIECE),
+            all.best_move.chunks_mut(ROWS_A_PIECE),
+            all.status.chunks_mut(ROWS_A_PIECE),
+        )
+        .zip(slices(&mut all.best_mask, per_row, count))
+        .zip(slices(&mut all.move_value, per_row, count))
+        .zip(slices(&mut all.move_plies, per_row, count))
+        .enumerate()
+        .map(
+            |(
+                index,
+                ((((value, plies, best_move, status), best_mask), move_value), move_plies),
+            )| {
+                Piece {
+                    first: index * ROWS_A_PIECE,
+                    value,
+                    plies,
+                    best_move,
+                    status,
+                    best_mask,
+                    move_value,
+                    move_plies,
+                }
+            },
+        )
+        .collect();
+        let queue = std::sync::Mutex::new(pieces.into_iter());
         let done = std::sync::atomic::AtomicUsize::new(0);
         let stop = std::sync::atomic::AtomicBool::new(false);
         let damaged = std::sync::Mutex::new(None::<String>);
         use std::sync::atomic::Ordering::Relaxed;
         std::thread::scope(|scope| {
-            for _ in 0..threads.clamp(1, pieces.max(1)) {
+            for _ in 0..threads.clamp(1, count.max(1)) {
                 scope.spawn(|| {
                     loop {
-                        let piece = next.fetch_add(1, Relaxed);
-                        if piece >= pieces || stop.load(Relaxed) {
+                        if stop.load(Relaxed) {
                             break;
                         }
-                        let first = piece * ROWS_A_PIECE;
-                        let last = (first + ROWS_A_PIECE).min(rows);
+                        let next = queue
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .next();
+                        let Some(mut piece) = next else {
+                            break;
+                        };
+                        let last = (piece.first + ROWS_A_PIECE).min(rows);
                         let mut probe = Probe {
                             tiers: self,
                             data,
                             damaged: None,
                         };
-                        let labels = probe.label_piece(&codes[first * cells..last * cells], wanted);
+                        probe.label_piece(
+                            &codes[piece.first * cells..last * cells],
+                            wanted,
+                            &mut piece,
+                        );
                         if let Some(why) = probe.damaged {
                             damaged
                                 .lock()
                                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                                 .get_or_insert(why);
                         }
-                        *results[piece]
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(labels);
-                        done.fetch_add(last - first, Relaxed);
+                        done.fetch_add(last - piece.first, Relaxed);
                     }
                 });
             }
@@ -732,56 +847,72 @@ impl Tiers {
         {
             return malformed!("the tablebase data is damaged: {why}");
         }
-        let mut all = RowLabels::default();
-        for piece in results {
-            let labels = piece
-                .into_inner()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .unwrap_or_default();
-            all.value.extend(labels.value);
-            all.plies.extend(labels.plies);
-            all.best_move.extend(labels.best_move);
-            all.best_mask.extend(labels.best_mask);
-            all.status.extend(labels.status);
-            all.move_value.extend(labels.move_value);
-            all.move_plies.extend(labels.move_plies);
-        }
         Ok(all)
+    }
+}
+
+/// One piece of a batch: its first row and its slices of every column (empty slices for the
+/// columns not wanted).
+struct Piece<'a> {
+    first: usize,
+    value: &'a mut [i8],
+    plies: &'a mut [i16],
+    best_move: &'a mut [i16],
+    status: &'a mut [u8],
+    best_mask: &'a mut [bool],
+    move_value: &'a mut [i8],
+    move_plies: &'a mut [i16],
+}
+
+/// Four iterators in step.
+fn zip4<A, B, C, D>(
+    a: impl Iterator<Item = A>,
+    b: impl Iterator<Item = B>,
+    c: impl Iterator<Item = C>,
+    d: impl Iterator<Item = D>,
+) -> impl Iterator<Item = (A, B, C, D)> {
+    a.zip(b).zip(c).zip(d).map(|(((a, b), c), d)| (a, b, c, d))
+}
+
+/// `count` slices of `per` items of a per-cell column, or `count` empty slices when the column
+/// is not wanted (empty).
+fn slices<T>(column: &mut [T], per: usize, count: usize) -> Vec<&mut [T]> {
+    if column.is_empty() {
+        (0..count).map(|_| &mut [][..]).collect()
+    } else {
+        column.chunks_mut(per).collect()
     }
 }
 
 impl Probe<'_> {
     /// Labels consecutive rows of codes (see `Tiers::label_rows`).
-    fn label_piece(&mut self, codes: &[u8], wanted: Wanted) -> RowLabels {
+    fn label_piece(&mut self, codes: &[u8], wanted: Wanted, out: &mut Piece<'_>) {
         let cells = self.tiers.cells;
-        let rows = codes.len() / cells;
-        let per_cell = |on: bool| if on { rows * cells } else { 0 };
-        let mut out = RowLabels {
-            value: vec![0; rows],
-            plies: vec![-1; rows],
-            best_move: vec![-1; rows],
-            best_mask: vec![false; per_cell(wanted.best)],
-            status: vec![1; rows],
-            move_value: vec![0; per_cell(wanted.moves)],
-            move_plies: vec![-1; per_cell(wanted.moves)],
-        };
-        for (row, marks) in codes.chunks_exact(cells).enumerate() {
-            let (mut x, mut o, mut bad) = (0u64, 0u64, false);
-            for (cell, &mark) in marks.iter().enumerate() {
-                match mark {
-                    0 => {}
-                    1 => x |= 1 << cell,
-                    2 => o |= 1 << cell,
-                    _ => bad = true,
+        // First every row's table index (or none), then the entries: the reads of many rows
+        // are independent, so their cache misses overlap.
+        let indices: Vec<Option<(Board, usize)>> = codes
+            .chunks_exact(cells)
+            .map(|marks| {
+                let (mut x, mut o, mut bad) = (0u64, 0u64, false);
+                for (cell, &mark) in marks.iter().enumerate() {
+                    x |= u64::from(mark == 1) << cell;
+                    o |= u64::from(mark == 2) << cell;
+                    bad |= mark > 2;
                 }
-            }
-            let (xs, os) = (x.count_ones(), o.count_ones());
-            if bad || (xs != os && xs != os + 1) {
+                let (xs, os) = (x.count_ones(), o.count_ones());
+                (!bad && (xs == os || xs == os + 1))
+                    .then(|| (Board { x, o }, self.tiers.index(x, o)))
+            })
+            .collect();
+        let stored: Vec<u8> = indices
+            .iter()
+            .map(|at| at.map_or(UNREACHED, |(_, index)| self.data[index]))
+            .collect();
+        for (row, (at, &entry)) in indices.iter().zip(&stored).enumerate() {
+            let Some((board, index)) = *at else {
                 continue;
-            }
-            let board = Board { x, o };
-            let index = self.tiers.index(x, o);
-            let Some(score) = score_of(self.data[index]) else {
+            };
+            let Some(score) = score_of(entry) else {
                 continue; // no game reaches it
             };
             let left = self.cells_left(&board);
@@ -816,7 +947,6 @@ impl Probe<'_> {
             }
             out.best_move[row] = first_best;
         }
-        out
     }
 }
 
@@ -845,6 +975,12 @@ mod tests {
         }
         assert_eq!(colex(0b1011), binom(3, 3)); // C(0,1) + C(1,2) + C(3,3) = 0 + 0 + 1
         assert_eq!(uncolex(colex(0b1_0010_0100), 3, 12), 0b1_0010_0100);
+        let tables = rank_tables();
+        for mask in (0..1u64 << 20).step_by(97) {
+            assert_eq!(colex_by_bytes(tables, mask), colex(mask), "{mask:b}");
+            let onto = mask ^ 0xa5a5a;
+            assert_eq!(extract_by_bytes(tables, mask, onto), extract(mask, onto));
+        }
     }
 
     #[test]
