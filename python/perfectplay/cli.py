@@ -190,6 +190,15 @@ def _moves_text(moves: Iterable[tuple[int, int]]) -> str:
     return " ".join(f"{row},{col}" for row, col in moves) or "-"
 
 
+def _print_solution(solution: Any) -> None:
+    """A solution as the ``mnk`` and ``tablebase probe`` commands print it."""
+    print(f"value: {solution.value:+d}" if solution.value else "value: 0")
+    print(f"winner: {solution.winner or 'draw'}")
+    print(f"plies: {solution.plies}")
+    print(f"best moves: {_moves_text(solution.best_moves)}")
+    print(f"line: {_moves_text(solution.line)}")
+
+
 def run_mnk(args: argparse.Namespace) -> int:
     """Solves one m,n,k position and prints value, winner, plies, best moves and the line."""
     api = implementation("mnk", args.backend)
@@ -228,11 +237,7 @@ def run_mnk(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(f"value: {solution.value:+d}" if solution.value else "value: 0")
-        print(f"winner: {solution.winner or 'draw'}")
-        print(f"plies: {solution.plies}")
-        print(f"best moves: {_moves_text(solution.best_moves)}")
-        print(f"line: {_moves_text(solution.line)}")
+        _print_solution(solution)
     return 0
 
 
@@ -379,11 +384,7 @@ def run_tablebase(args: argparse.Namespace) -> int:
     except (ValueError, TypeError, OSError, MemoryError) as error:
         print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
         return 1
-    print(f"value: {solution.value:+d}" if solution.value else "value: 0")
-    print(f"winner: {solution.winner or 'draw'}")
-    print(f"plies: {solution.plies}")
-    print(f"best moves: {_moves_text(solution.best_moves)}")
-    print(f"line: {_moves_text(solution.line)}")
+    _print_solution(solution)
     return 0
 
 
