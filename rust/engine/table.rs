@@ -146,14 +146,7 @@ impl Table {
     /// Hints the CPU to fetch a slot before it is probed.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot = &self.slots[self.index(hash)] as *const Slot as *const i8;
-            // SAFETY: prefetching reads nothing and any address is allowed.
-            unsafe { std::arch::x86_64::_mm_prefetch(slot, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        prefetch(&self.slots[self.index(hash)]);
     }
 
     #[inline]
@@ -237,6 +230,22 @@ pub fn mix(mut x: u64) -> u64 {
     x ^= x >> 27;
     x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// Hints the CPU to start fetching `item`'s cache line, so that a read of it soon after does
+/// not wait for memory (a no-op on other CPUs).
+#[inline(always)]
+pub fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching reads nothing and any address is allowed.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            (item as *const T).cast::<i8>(),
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::engine::budget::Stop;
 use crate::engine::driver::{self, AsGiven, Label, MoveAnswer, Player, Search, Solution};
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::{self, Score};
+use crate::engine::table::prefetch;
 use crate::engine::tiers::{self, TierGame, UNREACHED, entry, score_of};
 use crate::engine::window::cells_of;
 use crate::games::mnk::{Board, Geometry};
@@ -66,6 +67,13 @@ fn colex(mut mask: u64) -> usize {
 struct RankTables {
     colex: Vec<u32>,
     extract: Vec<u8>,
+}
+
+impl std::fmt::Debug for RankTables {
+    // The tables are 120 kB of numbers: their name says enough.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RankTables")
+    }
 }
 
 const BELOW: usize = 17; // bits below the third byte: at most 16
@@ -200,6 +208,8 @@ pub struct Tiers {
     sizes: Vec<usize>,
     offsets: Vec<usize>,
     total: usize,
+    // Fetched once here rather than at each rank.
+    tables: &'static RankTables,
 }
 
 impl Tiers {
@@ -227,6 +237,7 @@ impl Tiers {
             sizes,
             offsets,
             total,
+            tables: rank_tables(),
         })
     }
 
@@ -248,7 +259,7 @@ impl Tiers {
     /// of play (X has as many marks as O, or one more).
     #[inline]
     pub fn index(&self, x: u64, o: u64) -> usize {
-        let tables = rank_tables();
+        let tables = self.tables;
         let occupied = x | o;
         let tier = occupied.count_ones() as usize;
         self.offsets[tier]
@@ -335,7 +346,37 @@ impl Tiers {
                 return entry(score::win(left - 1)); // the fastest win there is
             }
         }
-        // Prefix and suffix sums of the members, so each child's rank is a few additions.
+        let children = ChildRanks::new(tier, x, o);
+        let mut best = Score::MIN;
+        for cell in cells_of(empty) {
+            if let Some(child) = score_of(next[children.rank(cell)]) {
+                best = best.max(-child);
+            }
+        }
+        entry(best)
+    }
+}
+
+/// The ranks in the next tier of a position's children, a few additions each: prefix and
+/// suffix sums of the parent's members, since inserting a cell shifts the index of every
+/// member above it by one.
+struct ChildRanks {
+    occupied: u64,
+    x: u64,
+    x_moves: bool,
+    child_subsets: usize,
+    occ_prefix: [usize; N],
+    occ_suffix: [usize; N],
+    x_prefix: [usize; N],
+    x_suffix_add: [usize; N],
+    x_suffix_keep: [usize; N],
+}
+
+impl ChildRanks {
+    /// The children of the position of tier `tier` with X on `x` and O on `o`.
+    #[inline]
+    fn new(tier: usize, x: u64, o: u64) -> ChildRanks {
+        let occupied = x | o;
         let (mut occ_prefix, mut occ_suffix) = ([0usize; N], [0usize; N]);
         let (mut x_prefix, mut x_suffix_add, mut x_suffix_keep) = ([0; N], [0; N], [0; N]);
         let mut members = [0usize; N];
@@ -350,10 +391,9 @@ impl Tiers {
         for i in (0..count).rev() {
             occ_suffix[i] = occ_suffix[i + 1] + binom(members[i], i + 2);
         }
-        let x_sub = extract(x, occupied);
         let mut ordinals = [0usize; N];
         let mut xs = 0;
-        for ordinal in cells_of(x_sub) {
+        for ordinal in cells_of(extract(x, occupied)) {
             ordinals[xs] = ordinal as usize;
             xs += 1;
         }
@@ -365,24 +405,32 @@ impl Tiers {
             x_suffix_keep[i] = x_suffix_keep[i + 1] + binom(ordinals[i] + 1, i + 1);
         }
         let child_tier = tier + 1;
-        let child_subsets = binom(child_tier, x_marks(child_tier));
-        let x_moves = tier % 2 == 0;
-        let mut best = Score::MIN;
-        for cell in cells_of(empty) {
-            let below = (1u64 << cell) - 1;
-            let j = (occupied & below).count_ones() as usize;
-            let m = (x & below).count_ones() as usize;
-            let occ_rank = occ_prefix[j] + binom(cell as usize, j + 1) + occ_suffix[j];
-            let sub_rank = if x_moves {
-                x_prefix[m] + binom(j, m + 1) + x_suffix_add[m]
-            } else {
-                x_prefix[m] + x_suffix_keep[m]
-            };
-            if let Some(child) = score_of(next[occ_rank * child_subsets + sub_rank]) {
-                best = best.max(-child);
-            }
+        ChildRanks {
+            occupied,
+            x,
+            x_moves: tier % 2 == 0,
+            child_subsets: binom(child_tier, x_marks(child_tier)),
+            occ_prefix,
+            occ_suffix,
+            x_prefix,
+            x_suffix_add,
+            x_suffix_keep,
         }
-        entry(best)
+    }
+
+    /// The rank in the next tier of the child where the side to move plays the empty `cell`.
+    #[inline(always)]
+    fn rank(&self, cell: u8) -> usize {
+        let below = (1u64 << cell) - 1;
+        let j = (self.occupied & below).count_ones() as usize;
+        let m = (self.x & below).count_ones() as usize;
+        let occ_rank = self.occ_prefix[j] + binom(cell as usize, j + 1) + self.occ_suffix[j];
+        let sub_rank = if self.x_moves {
+            self.x_prefix[m] + binom(j, m + 1) + self.x_suffix_add[m]
+        } else {
+            self.x_prefix[m] + self.x_suffix_keep[m]
+        };
+        occ_rank * self.child_subsets + sub_rank
     }
 }
 
@@ -478,12 +526,25 @@ impl<'a> Probe<'a> {
     /// damage (see `finish`) and read as a draw.
     fn lookup(&mut self, board: &Board) -> Score {
         let index = self.tiers.index(board.x, board.o);
-        let stored = self.data[index];
-        match score_of(stored) {
-            Some(score) if score.unsigned_abs() <= self.cells_left(board) + 1 => score,
+        self.entry_at(index, self.cells_left(board))
+    }
+
+    /// The score stored at `index` for a position with `left` empty cells, checked as in
+    /// `lookup`.
+    #[inline]
+    fn entry_at(&mut self, index: usize, left: u32) -> Score {
+        self.checked(self.data[index], index, left)
+    }
+
+    /// The score of `entry`, read at `index` for a position with `left` empty cells: an entry
+    /// that cannot be its score is noted as damage and read as a draw.
+    #[inline]
+    fn checked(&mut self, entry: u8, index: usize, left: u32) -> Score {
+        match score_of(entry) {
+            Some(score) if score.unsigned_abs() <= left + 1 => score,
             _ => {
                 self.damaged
-                    .get_or_insert_with(|| format!("entry {stored} at index {index}"));
+                    .get_or_insert_with(|| format!("entry {entry} at index {index}"));
                 score::DRAW
             }
         }
@@ -751,16 +812,17 @@ impl Tiers {
         let cells = self.cells;
         let rows = codes.len() / cells;
         let per_cell = |on: bool| if on { rows * cells } else { 0 };
-        // The columns hold the sentinels of a failed row until a row is labelled; each piece
-        // of rows writes its own slices of them.
+        // Each piece of rows writes every item of its own slices of the columns. They start
+        // zeroed, which costs nothing up front (fresh pages): the workers touch them in
+        // parallel.
         let mut all = RowLabels {
             value: vec![0; rows],
-            plies: vec![-1; rows],
-            best_move: vec![-1; rows],
+            plies: vec![0; rows],
+            best_move: vec![0; rows],
             best_mask: vec![false; per_cell(wanted.best)],
-            status: vec![1; rows],
+            status: vec![0; rows],
             move_value: vec![0; per_cell(wanted.moves)],
-            move_plies: vec![-1; per_cell(wanted.moves)],
+            move_plies: vec![0; per_cell(wanted.moves)],
         };
         let count = rows.div_ceil(ROWS_A_PIECE);
         let per_row = ROWS_A_PIECE * cells;
@@ -885,61 +947,106 @@ fn slices<T>(column: &mut [T], per: usize, count: usize) -> Vec<&mut [T]> {
 }
 
 impl Probe<'_> {
-    /// Labels consecutive rows of codes (see `Tiers::label_rows`).
+    /// Labels consecutive rows of codes (see `Tiers::label_rows`), a block of rows at a time.
+    /// Each step reads the whole block before the next one starts: the table reads of many
+    /// rows (and of their children) are independent, so their cache misses overlap instead of
+    /// waiting one after another.
     fn label_piece(&mut self, codes: &[u8], wanted: Wanted, out: &mut Piece<'_>) {
+        const ROWS_A_BLOCK: usize = 1024;
         let cells = self.tiers.cells;
-        // First every row's table index (or none), then the entries: the reads of many rows
-        // are independent, so their cache misses overlap.
-        let indices: Vec<Option<(Board, usize)>> = codes
-            .chunks_exact(cells)
-            .map(|marks| {
+        let mut indices: Vec<Option<(Board, usize)>> = Vec::with_capacity(ROWS_A_BLOCK);
+        let mut entries: Vec<u8> = Vec::with_capacity(ROWS_A_BLOCK);
+        let mut scored: Vec<Option<(Board, Score)>> = Vec::with_capacity(ROWS_A_BLOCK);
+        let mut child_indices: Vec<usize> = Vec::with_capacity(ROWS_A_BLOCK * cells);
+        let mut child_entries: Vec<u8> = Vec::with_capacity(ROWS_A_BLOCK * cells);
+        for (block, block_codes) in codes.chunks(ROWS_A_BLOCK * cells).enumerate() {
+            indices.clear();
+            indices.extend(block_codes.chunks_exact(cells).map(|marks| {
                 let (x, o) = read_codes(marks)?;
                 let (xs, os) = (x.count_ones(), o.count_ones());
-                (xs == os || xs == os + 1).then(|| (Board { x, o }, self.tiers.index(x, o)))
-            })
-            .collect();
-        let stored: Vec<u8> = indices
-            .iter()
-            .map(|at| at.map_or(UNREACHED, |(_, index)| self.data[index]))
-            .collect();
-        for (row, (at, &entry)) in indices.iter().zip(&stored).enumerate() {
-            let Some((board, index)) = *at else {
-                continue;
-            };
-            let Some(score) = score_of(entry) else {
-                continue; // no game reaches it
-            };
-            let left = self.cells_left(&board);
-            if score.unsigned_abs() > left + 1 {
-                self.damaged
-                    .get_or_insert_with(|| format!("entry {} at index {index}", self.data[index]));
-                continue;
-            }
-            out.status[row] = 0;
-            out.value[row] = score::value(score);
-            out.plies[row] = score::plies(score, left) as i16;
-            if !(wanted.best || wanted.moves) {
-                continue;
-            }
-            let mut first_best = -1i16;
-            for cell in cells_of(self.moves(&board)) {
-                let child = self.play(&board, cell);
-                let child_score = self.lookup(&child);
-                let at = row * cells + cell as usize;
-                if -child_score == score {
-                    if first_best < 0 {
-                        first_best = i16::from(cell);
+                (xs == os || xs == os + 1).then(|| {
+                    let index = self.tiers.index(x, o);
+                    prefetch(&self.data[index]);
+                    (Board { x, o }, index)
+                })
+            }));
+            entries.clear();
+            entries.extend(
+                indices
+                    .iter()
+                    .map(|at| at.map_or(UNREACHED, |(_, index)| self.data[index])),
+            );
+            scored.clear();
+            for (at, &entry) in indices.iter().zip(&entries) {
+                // None: a bad row, or a board no game reaches.
+                scored.push(at.and_then(|(board, index)| {
+                    let score = score_of(entry)?;
+                    if score.unsigned_abs() > self.cells_left(&board) + 1 {
+                        self.damaged
+                            .get_or_insert_with(|| format!("entry {entry} at index {index}"));
+                        return None;
                     }
-                    if wanted.best {
-                        out.best_mask[at] = true;
+                    Some((board, score))
+                }));
+            }
+            child_indices.clear();
+            if wanted.best || wanted.moves {
+                for &(board, _) in scored.iter().flatten() {
+                    let moves = self.moves(&board);
+                    if moves != 0 {
+                        let tier = (board.x | board.o).count_ones() as usize;
+                        let children = ChildRanks::new(tier, board.x, board.o);
+                        let next = self.tiers.offsets[tier + 1];
+                        child_indices.extend(cells_of(moves).map(|cell| {
+                            let index = next + children.rank(cell);
+                            prefetch(&self.data[index]);
+                            index
+                        }));
                     }
                 }
+            }
+            child_entries.clear();
+            child_entries.extend(child_indices.iter().map(|&index| self.data[index]));
+            let mut children_read = child_indices.iter().zip(&child_entries);
+            for (row_in_block, known) in scored.iter().enumerate() {
+                let row = block * ROWS_A_BLOCK + row_in_block;
+                let cells_of_row = row * cells..(row + 1) * cells;
+                // Items of the zeroed columns that are not 0 are written here: the sentinels
+                // of a failed row, -1 plies for the cells that are no move.
                 if wanted.moves {
-                    out.move_value[at] = -score::value(child_score);
-                    out.move_plies[at] = 1 + score::plies(child_score, left - 1) as i16;
+                    out.move_plies[cells_of_row].fill(-1);
+                }
+                out.best_move[row] = -1;
+                let Some((board, score)) = *known else {
+                    out.status[row] = 1;
+                    out.plies[row] = -1;
+                    continue;
+                };
+                let left = self.cells_left(&board);
+                out.value[row] = score::value(score);
+                out.plies[row] = score::plies(score, left) as i16;
+                if !(wanted.best || wanted.moves) {
+                    continue;
+                }
+                // The children were ranked in this order, a move at a time.
+                for (cell, (&index, &entry)) in cells_of(self.moves(&board)).zip(&mut children_read)
+                {
+                    let child_score = self.checked(entry, index, left - 1);
+                    let at = row * cells + cell as usize;
+                    if -child_score == score {
+                        if out.best_move[row] < 0 {
+                            out.best_move[row] = i16::from(cell);
+                        }
+                        if wanted.best {
+                            out.best_mask[at] = true;
+                        }
+                    }
+                    if wanted.moves {
+                        out.move_value[at] = -score::value(child_score);
+                        out.move_plies[at] = 1 + score::plies(child_score, left - 1) as i16;
+                    }
                 }
             }
-            out.best_move[row] = first_best;
         }
     }
 }
