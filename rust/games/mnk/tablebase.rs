@@ -374,7 +374,7 @@ struct ChildRanks {
 
 impl ChildRanks {
     /// The children of the position of tier `tier` with X on `x` and O on `o`.
-    #[inline]
+    #[inline(always)]
     fn new(tier: usize, x: u64, o: u64) -> ChildRanks {
         let occupied = x | o;
         let (mut occ_prefix, mut occ_suffix) = ([0usize; N], [0usize; N]);
