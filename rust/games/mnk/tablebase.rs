@@ -312,7 +312,14 @@ impl Tiers {
     }
 
     /// The entry of one position of tier `tier` (X on `x`, O on `o`), given the next tier.
-    fn solve_position(&self, tier: usize, x: u64, o: u64, next: &[u8]) -> u8 {
+    fn solve_position(
+        &self,
+        tier: usize,
+        x: u64,
+        o: u64,
+        next: &[u8],
+        children: &mut ChildRanks,
+    ) -> u8 {
         let g = &self.geometry;
         let (mine, theirs) = if tier % 2 == 0 { (x, o) } else { (o, x) };
         if g.has_line(mine) {
@@ -346,7 +353,7 @@ impl Tiers {
                 return entry(score::win(left - 1)); // the fastest win there is
             }
         }
-        let children = ChildRanks::new(tier, x, o);
+        children.set(tier, x, o);
         let mut best = Score::MIN;
         for cell in cells_of(empty) {
             if let Some(child) = score_of(next[children.rank(cell)]) {
@@ -373,49 +380,56 @@ struct ChildRanks {
 }
 
 impl ChildRanks {
-    /// The children of the position of tier `tier` with X on `x` and O on `o`.
+    /// Room for the sums of any position; [`ChildRanks::set`] fills it for one. One is reused
+    /// for many positions: made afresh for each, it was zeroed and copied each time.
+    fn new() -> ChildRanks {
+        ChildRanks {
+            occupied: 0,
+            x: 0,
+            x_moves: true,
+            child_subsets: 0,
+            occ_prefix: [0; N],
+            occ_suffix: [0; N],
+            x_prefix: [0; N],
+            x_suffix_add: [0; N],
+            x_suffix_keep: [0; N],
+        }
+    }
+
+    /// Now the children of the position of tier `tier` with X on `x` and O on `o`.
     #[inline(always)]
-    fn new(tier: usize, x: u64, o: u64) -> ChildRanks {
+    fn set(&mut self, tier: usize, x: u64, o: u64) {
         let occupied = x | o;
-        let (mut occ_prefix, mut occ_suffix) = ([0usize; N], [0usize; N]);
-        let (mut x_prefix, mut x_suffix_add, mut x_suffix_keep) = ([0; N], [0; N], [0; N]);
-        let mut members = [0usize; N];
+        let mut members = [0u8; N];
         let mut count = 0;
-        for cell in cells_of(occupied) {
-            members[count] = cell as usize;
-            count += 1;
+        self.occ_prefix[0] = 0;
+        for (i, cell) in cells_of(occupied).enumerate() {
+            members[i] = cell;
+            self.occ_prefix[i + 1] = self.occ_prefix[i] + binom(cell.into(), i + 1);
+            count = i + 1;
         }
-        for i in 0..count {
-            occ_prefix[i + 1] = occ_prefix[i] + binom(members[i], i + 1);
-        }
+        self.occ_suffix[count] = 0;
         for i in (0..count).rev() {
-            occ_suffix[i] = occ_suffix[i + 1] + binom(members[i], i + 2);
+            self.occ_suffix[i] = self.occ_suffix[i + 1] + binom(members[i].into(), i + 2);
         }
-        let mut ordinals = [0usize; N];
+        let mut ordinals = [0u8; N];
         let mut xs = 0;
-        for ordinal in cells_of(extract(x, occupied)) {
-            ordinals[xs] = ordinal as usize;
-            xs += 1;
+        self.x_prefix[0] = 0;
+        for (i, ordinal) in cells_of(extract(x, occupied)).enumerate() {
+            ordinals[i] = ordinal;
+            self.x_prefix[i + 1] = self.x_prefix[i] + binom(ordinal.into(), i + 1);
+            xs = i + 1;
         }
-        for i in 0..xs {
-            x_prefix[i + 1] = x_prefix[i] + binom(ordinals[i], i + 1);
-        }
+        (self.x_suffix_add[xs], self.x_suffix_keep[xs]) = (0, 0);
         for i in (0..xs).rev() {
-            x_suffix_add[i] = x_suffix_add[i + 1] + binom(ordinals[i] + 1, i + 2);
-            x_suffix_keep[i] = x_suffix_keep[i + 1] + binom(ordinals[i] + 1, i + 1);
+            let above = usize::from(ordinals[i]) + 1;
+            self.x_suffix_add[i] = self.x_suffix_add[i + 1] + binom(above, i + 2);
+            self.x_suffix_keep[i] = self.x_suffix_keep[i + 1] + binom(above, i + 1);
         }
         let child_tier = tier + 1;
-        ChildRanks {
-            occupied,
-            x,
-            x_moves: tier % 2 == 0,
-            child_subsets: binom(child_tier, x_marks(child_tier)),
-            occ_prefix,
-            occ_suffix,
-            x_prefix,
-            x_suffix_add,
-            x_suffix_keep,
-        }
+        (self.occupied, self.x) = (occupied, x);
+        self.x_moves = tier % 2 == 0;
+        self.child_subsets = binom(child_tier, x_marks(child_tier));
     }
 
     /// The rank in the next tier of the child where the side to move plays the empty `cell`.
@@ -444,8 +458,9 @@ impl TierGame for Tiers {
     }
 
     fn solve_range(&self, tier: usize, start: usize, out: &mut [u8], next: &[u8]) {
+        let mut children = ChildRanks::new();
         self.walk(tier, start, out.len(), |offset, x, o| {
-            out[offset] = self.solve_position(tier, x, o, next);
+            out[offset] = self.solve_position(tier, x, o, next, &mut children);
         });
     }
 }
@@ -959,6 +974,7 @@ impl Probe<'_> {
         let mut scored: Vec<Option<(Board, Score)>> = Vec::with_capacity(ROWS_A_BLOCK);
         let mut child_indices: Vec<usize> = Vec::with_capacity(ROWS_A_BLOCK * cells);
         let mut child_entries: Vec<u8> = Vec::with_capacity(ROWS_A_BLOCK * cells);
+        let mut children = ChildRanks::new();
         for (block, block_codes) in codes.chunks(ROWS_A_BLOCK * cells).enumerate() {
             indices.clear();
             indices.extend(block_codes.chunks_exact(cells).map(|marks| {
@@ -995,7 +1011,7 @@ impl Probe<'_> {
                     let moves = self.moves(&board);
                     if moves != 0 {
                         let tier = (board.x | board.o).count_ones() as usize;
-                        let children = ChildRanks::new(tier, board.x, board.o);
+                        children.set(tier, board.x, board.o);
                         let next = self.tiers.offsets[tier + 1];
                         child_indices.extend(cells_of(moves).map(|cell| {
                             let index = next + children.rank(cell);
