@@ -239,14 +239,16 @@ class Tablebase:
         )
         value, plies, best_move, best_mask, status, move_value, move_plies = columns
         status[list(bad)] = BatchSolution.BAD
+        if not status.any():
+            return columns  # every row labelled (the common case, checked fast)
         failed = np.flatnonzero(status != BatchSolution.OK)
-        if errors == "raise" and len(failed):
+        if errors == "raise":
             row = int(failed[0])
             error = bad.get(row) or self._row_error(boards, codes, row)
             raise type(error)(f"row {row}: {error}") from None
-        value[failed], plies[failed], best_move[failed] = 0, -1, -1
+        value[failed], plies[failed] = 0, -1
         if best_mask is not None:
-            best_mask[failed] = False
+            best_move[failed], best_mask[failed] = -1, False
         if move_value is not None:
             move_value[failed], move_plies[failed] = 0, -1
         return columns

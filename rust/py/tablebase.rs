@@ -187,8 +187,9 @@ fn analyze<'py>(
     to_analysis(py, answers, &names(tiers.geometry.cols))
 }
 
-/// Labels rows of codes ``(N, rows * cols)`` uint8 from the table: (value, plies, best_move,
-/// best_mask or None, status, move_value or None, move_plies or None). Status 1 marks a row
+/// Labels rows of codes ``(N, rows * cols)`` uint8 from the table: (value, plies, best_move or
+/// None, best_mask or None, status, move_value or None, move_plies or None); the best moves
+/// come with ``best``. Status 1 marks a row
 /// with a code other than 0/1/2 or a board no game reaches.
 #[pyfunction]
 #[pyo3(signature = (data, rows, cols, k, codes, *, best=true, moves=false, threads=None, progress=false))]
@@ -249,7 +250,7 @@ fn label_rows<'py>(
         [
             Some(PyArray1::from_vec(py, labels.value).into_any()),
             Some(PyArray1::from_vec(py, labels.plies).into_any()),
-            Some(PyArray1::from_vec(py, labels.best_move).into_any()),
+            best.then(|| PyArray1::from_vec(py, labels.best_move).into_any()),
             best_mask,
             Some(PyArray1::from_vec(py, labels.status).into_any()),
             move_value,

@@ -256,7 +256,7 @@ def label_rows(
     return (
         value,
         plies,
-        best_move,
+        best_move if best else None,
         best_mask if best else None,
         status_,
         move_value if moves else None,

@@ -17,7 +17,7 @@ use crate::engine::budget::Stop;
 use crate::engine::driver::{self, AsGiven, Label, MoveAnswer, Player, Search, Solution};
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::{self, Score};
-use crate::engine::table::prefetch;
+use crate::engine::table::{advise_huge_pages, prefetch};
 use crate::engine::tiers::{self, TierGame, UNREACHED, entry, score_of};
 use crate::engine::window::cells_of;
 use crate::games::mnk::{Board, Geometry};
@@ -111,7 +111,7 @@ fn rank_tables() -> &'static RankTables {
 }
 
 /// `colex(mask)` for a mask of at most 24 cells, by the byte tables.
-#[inline]
+#[inline(always)]
 fn colex_by_bytes(tables: &RankTables, mask: u64) -> usize {
     let (b0, b1, b2) = (mask & 255, mask >> 8 & 255, mask >> 16 & 255);
     let (c1, c2) = (
@@ -124,7 +124,7 @@ fn colex_by_bytes(tables: &RankTables, mask: u64) -> usize {
 }
 
 /// `extract(x, onto)` for masks of at most 24 cells, by the byte tables.
-#[inline]
+#[inline(always)]
 fn extract_by_bytes(tables: &RankTables, x: u64, onto: u64) -> u64 {
     let mut out = 0u64;
     let mut shift = 0;
@@ -257,7 +257,7 @@ impl Tiers {
 
     /// Where a position with X on `x` and O on `o` is in the table. The counts must be those
     /// of play (X has as many marks as O, or one more).
-    #[inline]
+    #[inline(always)]
     pub fn index(&self, x: u64, o: u64) -> usize {
         let tables = self.tables;
         let occupied = x | o;
@@ -833,18 +833,25 @@ impl Tiers {
         let mut all = RowLabels {
             value: vec![0; rows],
             plies: vec![0; rows],
-            best_move: vec![0; rows],
+            best_move: vec![0; if wanted.best { rows } else { 0 }],
             best_mask: vec![false; per_cell(wanted.best)],
             status: vec![0; rows],
             move_value: vec![0; per_cell(wanted.moves)],
             move_plies: vec![0; per_cell(wanted.moves)],
         };
+        advise_huge_pages(&mut all.value);
+        advise_huge_pages(&mut all.plies);
+        advise_huge_pages(&mut all.best_move);
+        advise_huge_pages(&mut all.best_mask);
+        advise_huge_pages(&mut all.status);
+        advise_huge_pages(&mut all.move_value);
+        advise_huge_pages(&mut all.move_plies);
         let count = rows.div_ceil(ROWS_A_PIECE);
         let per_row = ROWS_A_PIECE * cells;
         let pieces: Vec<Piece<'_>> = zip4(
             all.value.chunks_mut(ROWS_A_PIECE),
             all.plies.chunks_mut(ROWS_A_PIECE),
-            all.best_move.chunks_mut(ROWS_A_PIECE),
+            slices(&mut all.best_move, ROWS_A_PIECE, count).into_iter(),
             all.status.chunks_mut(ROWS_A_PIECE),
         )
         .zip(slices(&mut all.best_mask, per_row, count))
@@ -951,8 +958,8 @@ fn zip4<A, B, C, D>(
     a.zip(b).zip(c).zip(d).map(|(((a, b), c), d)| (a, b, c, d))
 }
 
-/// `count` slices of `per` items of a per-cell column, or `count` empty slices when the column
-/// is not wanted (empty).
+/// `count` slices of `per` items of a column, or `count` empty slices when the column is not
+/// wanted (empty).
 fn slices<T>(column: &mut [T], per: usize, count: usize) -> Vec<&mut [T]> {
     if column.is_empty() {
         (0..count).map(|_| &mut [][..]).collect()
@@ -1032,7 +1039,9 @@ impl Probe<'_> {
                 if wanted.moves {
                     out.move_plies[cells_of_row].fill(-1);
                 }
-                out.best_move[row] = -1;
+                if wanted.best {
+                    out.best_move[row] = -1;
+                }
                 let Some((board, score)) = *known else {
                     out.status[row] = 1;
                     out.plies[row] = -1;
@@ -1049,13 +1058,11 @@ impl Probe<'_> {
                 {
                     let child_score = self.checked(entry, index, left - 1);
                     let at = row * cells + cell as usize;
-                    if -child_score == score {
+                    if -child_score == score && wanted.best {
                         if out.best_move[row] < 0 {
                             out.best_move[row] = i16::from(cell);
                         }
-                        if wanted.best {
-                            out.best_mask[at] = true;
-                        }
+                        out.best_mask[at] = true;
                     }
                     if wanted.moves {
                         out.move_value[at] = -score::value(child_score);
