@@ -61,17 +61,23 @@ def test_tictactoe_rows_are_single_calls(backend: str, boards: list[str]) -> Non
     assert plain.move_value is None
 
 
-@pytest.mark.parametrize(("backend", "side"), [("rust", 4), ("rust", 5), ("python", 3)])
+@pytest.mark.parametrize(
+    ("backend", "side", "most_empty", "most_rows"),
+    [("rust", 4, 11, 100), ("rust", 5, 11, 100), ("python", 3, 8, 100), ("python", 4, 9, 50)],
+)
 @settings(max_examples=20, deadline=None)
 @given(data=st.data())
-def test_mnk_rows_are_single_calls(backend: str, side: int, data: st.DataObject) -> None:
-    """Thousands of positions in all: up to 4x4 and 5x5 on Rust, 3x3 on the twin (its search
-    is exhaustive)."""
+def test_mnk_rows_are_single_calls(
+    backend: str, side: int, most_empty: int, most_rows: int, data: st.DataObject
+) -> None:
+    """Thousands of positions in all: up to 4x4 and 5x5 on Rust, up to 4x4 on the twin (whose
+    plain search keeps 4x4 boards to 9 empty cells and fewer rows, to stay quick)."""
     api = implementation("mnk", backend)
     k = data.draw(st.integers(3, side))
-    most_empty = 11 if backend == "rust" else 8
     boards = data.draw(
-        st.lists(mark_positions(side, side, k, most_empty=most_empty), min_size=1, max_size=100)
+        st.lists(
+            mark_positions(side, side, k, most_empty=most_empty), min_size=1, max_size=most_rows
+        )
     )
     result = api.batch_solve(boards, k, moves=True, threads=2)
     assert_rows_are_single_calls(
