@@ -8,7 +8,7 @@
 //! (`score.rs`) offset by [`ZERO`]. Scores of boards of up to 63 cells fit.
 
 use crate::engine::budget::Stop;
-use crate::engine::error::{Error, Result};
+use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::Score;
 use crate::engine::table::OutOfMemory;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -40,6 +40,64 @@ pub fn watch(finished: impl Fn() -> bool, stop: &AtomicBool, mut monitor: impl F
             }
         }
     }
+}
+
+/// Runs `work` on every piece, in order, on up to `threads` workers, each with its own state
+/// from `start`. `work` returns how many of `total` units of progress the piece was, and may
+/// note in its last argument why the data it read is damaged. `monitor(done, total)` as in
+/// [`build`]. Returns every worker's state, or why the work stopped (Ctrl-C, damaged data).
+pub fn in_pieces<P: Send, W: Send>(
+    pieces: Vec<P>,
+    total: usize,
+    threads: usize,
+    start: impl Fn() -> W + Sync,
+    work: impl Fn(&mut W, P, &mut Option<String>) -> usize + Sync,
+    mut monitor: impl FnMut(usize, usize) -> bool,
+) -> Result<Vec<W>> {
+    let workers = threads.clamp(1, pieces.len().max(1));
+    let queue = Mutex::new(pieces.into_iter());
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let damaged = Mutex::new(None::<String>);
+    let states = Mutex::new(Vec::with_capacity(workers));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let mut state = start();
+                while !stop.load(Ordering::Relaxed) {
+                    let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+                    let Some(piece) = next else {
+                        break;
+                    };
+                    let mut why = None;
+                    let units = work(&mut state, piece, &mut why);
+                    if let Some(why) = why {
+                        damaged
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .get_or_insert(why);
+                    }
+                    done.fetch_add(units, Ordering::Relaxed);
+                }
+                states
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(state);
+            });
+        }
+        watch(
+            || done.load(Ordering::Relaxed) >= total,
+            &stop,
+            || monitor(done.load(Ordering::Relaxed), total),
+        );
+    });
+    if stop.load(Ordering::Relaxed) {
+        return Err(Error::Stopped(Stop::Interrupted));
+    }
+    if let Some(why) = damaged.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return malformed!("the tablebase data is damaged: {why}");
+    }
+    Ok(states.into_inner().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// The entry of a score.

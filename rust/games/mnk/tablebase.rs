@@ -15,7 +15,7 @@
 
 use crate::engine::budget::Stop;
 use crate::engine::driver::{self, AsGiven, Label, MoveAnswer, Player, Search, Solution};
-use crate::engine::error::{Error, Result, malformed};
+use crate::engine::error::{Result, malformed};
 use crate::engine::score::{self, Score};
 use crate::engine::table::{advise_huge_pages, prefetch};
 use crate::engine::tiers::{self, TierGame, UNREACHED, entry, score_of};
@@ -673,7 +673,7 @@ impl Tiers {
         &self,
         data: &[u8],
         threads: usize,
-        mut monitor: impl FnMut(usize, usize) -> bool,
+        monitor: impl FnMut(usize, usize) -> bool,
     ) -> Result<Stats> {
         Probe::new(self, data)?;
         let maps = symmetries(&self.geometry);
@@ -686,87 +686,55 @@ impl Tiers {
                     .map(move |start| (tier, start, chunk.min(self.sizes[tier] - start)))
             })
             .collect();
-        let partial = std::sync::Mutex::new(Vec::<(Stats, u64)>::new());
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let damaged = std::sync::Mutex::new(None::<String>);
-        use std::sync::atomic::Ordering::Relaxed;
-        std::thread::scope(|scope| {
-            for _ in 0..threads.clamp(1, pieces.len().max(1)) {
-                scope.spawn(|| {
-                    let mut mine = Stats {
-                        counts: vec![[0; MAX_CELLS + 1]; 3],
-                        longest: (0, usize::MAX),
-                        canonical: 0,
+        let empty = || {
+            let stats = Stats {
+                counts: vec![[0; MAX_CELLS + 1]; 3],
+                longest: (0, usize::MAX),
+                canonical: 0,
+            };
+            (stats, 0u64)
+        };
+        let partial = tiers::in_pieces(
+            pieces,
+            self.total,
+            threads,
+            empty,
+            |(mine, fixed), (tier, start, count), damaged| {
+                let base = self.offsets[tier] + start;
+                let left = (self.cells - tier) as u32;
+                self.walk(tier, start, count, |offset, x, o| {
+                    let index = base + offset;
+                    let Some(score) = score_of(data[index]) else {
+                        return;
                     };
-                    let mut fixed = 0u64;
-                    loop {
-                        let piece = next.fetch_add(1, Relaxed);
-                        if piece >= pieces.len() || stop.load(Relaxed) {
-                            break;
-                        }
-                        let (tier, start, count) = pieces[piece];
-                        let base = self.offsets[tier] + start;
-                        let left = (self.cells - tier) as u32;
-                        self.walk(tier, start, count, |offset, x, o| {
-                            let index = base + offset;
-                            let Some(score) = score_of(data[index]) else {
-                                return;
-                            };
-                            if score.unsigned_abs() > left + 1 {
-                                damaged
-                                    .lock()
-                                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                    .get_or_insert_with(|| {
-                                        format!("entry {} at index {index}", data[index])
-                                    });
-                                return;
-                            }
-                            let plies = score::plies(score, left);
-                            mine.counts[(score::value(score) + 1) as usize][plies as usize] += 1;
-                            // Pieces come in table order, so the first of the longest is kept.
-                            if plies > mine.longest.0 || mine.longest.1 == usize::MAX {
-                                mine.longest = (plies, index);
-                            }
-                            fixed += maps
-                                .iter()
-                                .filter(|map| permute(x, map) == x && permute(o, map) == o)
-                                .count() as u64;
+                    if score.unsigned_abs() > left + 1 {
+                        damaged.get_or_insert_with(|| {
+                            format!("entry {} at index {index}", data[index])
                         });
-                        done.fetch_add(count, Relaxed);
+                        return;
                     }
-                    partial
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .push((mine, fixed));
+                    let plies = score::plies(score, left);
+                    mine.counts[(score::value(score) + 1) as usize][plies as usize] += 1;
+                    // Pieces come in table order, so the first of the longest is kept.
+                    if plies > mine.longest.0 || mine.longest.1 == usize::MAX {
+                        mine.longest = (plies, index);
+                    }
+                    *fixed += maps
+                        .iter()
+                        .filter(|map| permute(x, map) == x && permute(o, map) == o)
+                        .count() as u64;
                 });
-            }
-            tiers::watch(
-                || done.load(Relaxed) >= self.total,
-                &stop,
-                || monitor(done.load(Relaxed), self.total),
-            );
-        });
-        if stop.load(Relaxed) {
-            return Err(Error::Stopped(Stop::Interrupted));
-        }
-        if let Some(why) = damaged
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
-            return malformed!("the tablebase data is damaged: {why}");
-        }
+                count
+            },
+            monitor,
+        )?;
         let mut total = Stats {
             counts: vec![[0; MAX_CELLS + 1]; 3],
             longest: (0, usize::MAX),
             canonical: 0,
         };
         let mut fixed = 0u64;
-        for (stats, part) in partial
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
+        for (stats, part) in partial {
             for (sum, add) in total.counts.iter_mut().zip(&stats.counts) {
                 for (a, b) in sum.iter_mut().zip(add) {
                     *a += b;
@@ -821,7 +789,7 @@ impl Tiers {
         codes: &[u8],
         wanted: Wanted,
         threads: usize,
-        mut monitor: impl FnMut(usize, usize) -> bool,
+        monitor: impl FnMut(usize, usize) -> bool,
     ) -> Result<RowLabels> {
         Probe::new(self, data)?;
         let cells = self.cells;
@@ -876,61 +844,28 @@ impl Tiers {
             },
         )
         .collect();
-        let queue = std::sync::Mutex::new(pieces.into_iter());
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let damaged = std::sync::Mutex::new(None::<String>);
-        use std::sync::atomic::Ordering::Relaxed;
-        std::thread::scope(|scope| {
-            for _ in 0..threads.clamp(1, count.max(1)) {
-                scope.spawn(|| {
-                    loop {
-                        if stop.load(Relaxed) {
-                            break;
-                        }
-                        let next = queue
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .next();
-                        let Some(mut piece) = next else {
-                            break;
-                        };
-                        let last = (piece.first + ROWS_A_PIECE).min(rows);
-                        let mut probe = Probe {
-                            tiers: self,
-                            data,
-                            damaged: None,
-                        };
-                        probe.label_piece(
-                            &codes[piece.first * cells..last * cells],
-                            wanted,
-                            &mut piece,
-                        );
-                        if let Some(why) = probe.damaged {
-                            damaged
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .get_or_insert(why);
-                        }
-                        done.fetch_add(last - piece.first, Relaxed);
-                    }
-                });
-            }
-            tiers::watch(
-                || done.load(Relaxed) >= rows,
-                &stop,
-                || monitor(done.load(Relaxed), rows),
-            );
-        });
-        if stop.load(Relaxed) {
-            return Err(Error::Stopped(Stop::Interrupted));
-        }
-        if let Some(why) = damaged
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
-            return malformed!("the tablebase data is damaged: {why}");
-        }
+        tiers::in_pieces(
+            pieces,
+            rows,
+            threads,
+            || (),
+            |(), mut piece, damaged| {
+                let last = (piece.first + ROWS_A_PIECE).min(rows);
+                let mut probe = Probe {
+                    tiers: self,
+                    data,
+                    damaged: None,
+                };
+                probe.label_piece(
+                    &codes[piece.first * cells..last * cells],
+                    wanted,
+                    &mut piece,
+                );
+                *damaged = probe.damaged;
+                last - piece.first
+            },
+            monitor,
+        )?;
         Ok(all)
     }
 }
@@ -1105,6 +1040,7 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::error::Error;
     use crate::games::mnk::exhaustive::exhaustive_score;
     use std::collections::HashMap;
 
