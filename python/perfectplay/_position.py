@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from perfectplay._types import Solution
 
-__all__ = ["BasePosition", "check_action"]
+__all__ = ["BasePosition", "RowColPosition", "check_action"]
 
 Move = TypeVar("Move")
 P = TypeVar("P", bound="BasePosition[Any]")
@@ -245,3 +245,22 @@ class BasePosition(ABC, Generic[Move]):
 
     def _repr_svg_(self) -> str:
         return self.svg()
+
+
+class RowColPosition(BasePosition[tuple[int, int]]):
+    """A position whose moves are ``(row, col)`` pairs; ``_MOVE`` names them in messages."""
+
+    __slots__ = ()
+    _MOVE = "a move"
+
+    def _move_of_cell(self, cell: int) -> tuple[int, int]:
+        row, col = divmod(cell, self.cols)
+        return row, col
+
+    def _cell_of_move(self, move: Any) -> int:
+        if not isinstance(move, (tuple, list)) or len(move) != 2:
+            raise TypeError(f"{self._MOVE} is a (row, col) pair, not {move!r}")
+        row, col = (check_action(part, 1 << 62) for part in move)
+        if row >= self.rows or col >= self.cols:
+            raise ValueError(f"move {(row, col)} is off the {self.rows}x{self.cols} board")
+        return row * self.cols + col

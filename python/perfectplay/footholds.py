@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._backend import implementation
-from perfectplay._position import BasePosition, check_action
+from perfectplay._position import RowColPosition
 from perfectplay._pure.footholds import Board as _Board
 from perfectplay._types import Solution
 
@@ -36,7 +36,7 @@ else:
     total_moves = _impl.total_moves
 
 
-class Position(BasePosition[tuple[int, int]]):
+class Position(RowColPosition):
     """A footholds game in progress: ``footholds.Position(board, aloc, bloc, to_move="A")``.
     Moves are ``(row, col)`` destinations; ``action(move)`` is ``row * cols + col``. The cell a
     player leaves disappears; a player loses when, on its turn, it cannot move or its cell is
@@ -50,6 +50,7 @@ class Position(BasePosition[tuple[int, int]]):
     """
 
     __slots__ = ("_neighbours", "a", "b", "mover", "standing")
+    _MOVE = "a footholds move"
     standing: int
     a: int
     b: int
@@ -118,18 +119,6 @@ class Position(BasePosition[tuple[int, int]]):
         if not self._neighbours[me] >> cell & 1:
             return f"{self._move_of_cell(cell)} is not next to {self.mover}'s cell"
         return f"{self._move_of_cell(cell)} is a hole"
-
-    def _move_of_cell(self, cell: int) -> tuple[int, int]:
-        row, col = divmod(cell, self.cols)
-        return row, col
-
-    def _cell_of_move(self, move: Any) -> int:
-        if not isinstance(move, (tuple, list)) or len(move) != 2:
-            raise TypeError(f"a footholds move is a (row, col) pair, not {move!r}")
-        row, col = (check_action(part, 1 << 62) for part in move)
-        if row >= self.rows or col >= self.cols:
-            raise ValueError(f"move {(row, col)} is off the {self.rows}x{self.cols} board")
-        return row * self.cols + col
 
     def text(self) -> str:
         """The footholds still standing as the text ``footholds.solve`` reads (``"111/101"``)."""

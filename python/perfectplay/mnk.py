@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._backend import implementation
-from perfectplay._position import BasePosition, check_action
+from perfectplay._position import BasePosition, RowColPosition
 from perfectplay._pure import args
 from perfectplay._pure import mnk as rules
 from perfectplay._pure.board_input import read_mark_grid
@@ -163,7 +163,7 @@ class MarkPosition(BasePosition[Move], Generic[Move]):
         return self.x.bit_count() + self.o.bit_count()
 
 
-class Position(MarkPosition[tuple[int, int]]):
+class Position(MarkPosition[tuple[int, int]], RowColPosition):
     """An m,n,k position a user holds: ``mnk.Position(board, k)`` or
     ``mnk.Position.empty(rows, cols, k)``. Moves are ``(row, col)``; ``action(move)`` is
     ``row * cols + col``. Immutable, hashable, equal by position; ``solve()`` and ``analyze()``
@@ -175,6 +175,7 @@ class Position(MarkPosition[tuple[int, int]]):
     """
 
     __slots__ = ()
+    _MOVE = "an m,n,k move"
 
     def __init__(self, board: Any, k: int) -> None:
         rows, cols, marks = read_mark_grid(args.to_item(board))
@@ -195,18 +196,6 @@ class Position(MarkPosition[tuple[int, int]]):
         position = object.__new__(cls)
         position._set(geometry(rows, cols, k), x, o)
         return position
-
-    def _move_of_cell(self, cell: int) -> tuple[int, int]:
-        row, col = divmod(cell, self.cols)
-        return row, col
-
-    def _cell_of_move(self, move: Any) -> int:
-        if not isinstance(move, (tuple, list)) or len(move) != 2:
-            raise TypeError(f"an m,n,k move is a (row, col) pair, not {move!r}")
-        row, col = (check_action(part, 1 << 62) for part in move)
-        if row >= self.rows or col >= self.cols:
-            raise ValueError(f"move {(row, col)} is off the {self.rows}x{self.cols} board")
-        return row * self.cols + col
 
     def _solve(self, **options: Any) -> Solution[tuple[int, int]]:
         return solve(self.text(), self.k, **options)
