@@ -178,7 +178,7 @@ def test_the_twin_probes_a_compiled_table_alike() -> None:
         board = text(3, 3, x, o)
         assert rust.solve(small, 3, 3, 3, board) == python.solve(small, 3, 3, 3, board)
         assert rust.analyze(small, 3, 3, 3, board) == python.analyze(small, 3, 3, 3, board)
-    boards = codes(4, 4, [(0, 0), (1, 2), (1 | 4, 2 | 8)]).reshape(3, 16)
+    boards = codes(4, 4, [(0, 0), (1, 2), (1 | 4, 2 | 8)]).reshape(3, 4, 4)
     for got, want in zip(
         rust.label_rows(data, 4, 4, 4, boards, moves=True),
         python.label_rows(data, 4, 4, 4, boards, moves=True),

@@ -234,8 +234,9 @@ class Tablebase:
         """The label columns of a batch: bad rows raise (``errors="raise"``, the first one,
         naming its row) or hold the sentinels of a failed row."""
         codes, bad = self._codes(boards, errors)
+        boards_array = codes.reshape(len(codes), self.rows, self.cols)
         columns = list(
-            _core().label_rows(self.data, self.rows, self.cols, self.k, codes, **options)
+            _core().label_rows(self.data, self.rows, self.cols, self.k, boards_array, **options)
         )
         value, plies, best_move, best_mask, status, move_value, move_plies = columns
         status[list(bad)] = BatchSolution.BAD

@@ -1,111 +1,134 @@
-//! The one batch loop: rows spread over worker threads, each solved by the game's own
-//! function with a node budget of its own; equal rows solved once; a stop flag the workers
-//! poll (Ctrl-C), and a monitor on the calling thread that reports progress and may stop it.
+//! The one batch loop of the searching games: rows spread over the worker pool, each solved by
+//! the game's own function with a node budget of its own, equal rows solved once, the answers
+//! written by the one column writer.
 
 use crate::engine::budget::{Budget, Stop};
+use crate::engine::columns::{BAD, Columns, LIMIT, Scattered};
 use crate::engine::driver::Label;
-use crate::engine::error::Error;
+use crate::engine::error::{Error, Result};
+use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::pool;
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
-
-/// How often the calling thread looks at the workers (progress, Ctrl-C).
-const MONITOR_EVERY: Duration = Duration::from_millis(50);
 
 /// The answer for one row: a label, or why there is none.
-pub type RowResult = Result<Label, Error>;
+pub type RowResult = std::result::Result<Label, Error>;
 
-/// Solves every row with `solve` on `threads` workers. `rows[i]` is `None` for a row that
-/// failed before solving (it is skipped). `monitor(done, total)` (distinct rows solved so far,
-/// and to solve) runs on the calling thread about every 50 ms until the work is done;
-/// returning `true` stops the batch: rows not solved by then answer `Stop::Interrupted`.
-/// Results come back in row order, whatever the thread count.
+/// Solves every row with `solve` on up to `threads` workers, each with a state from `start`
+/// (its tables), and writes the answers into `columns`. `rows[i]` is `None` for a row that
+/// failed before solving: it is written as failed. Rows whose solve failed (a node limit:
+/// status LIMIT; anything else of the row's own: BAD) come back in row order with their error;
+/// Ctrl-C (`monitor` said stop) and memory failures end the batch with an error.
 ///
-/// Rows are solved in the order of `cells_left` (fewest first): positions near the end of a
-/// game are cheap, and what a worker's kept tables learn from them answers parts of the
-/// searches of earlier positions that come later.
-pub fn run<T, F>(
+/// Rows are solved fewest cells left first: positions near the end of a game are cheap, and
+/// what a worker's tables learn from them answers parts of later searches. The answers never
+/// depend on the thread count or the row order (node counts aside).
+#[allow(clippy::too_many_arguments)]
+pub fn run<T, S>(
     rows: &[Option<T>],
     threads: usize,
     node_limit: Option<u64>,
-    solve: F,
+    start: impl Fn() -> Result<S> + Sync,
+    solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync,
     cells_left: impl Fn(&T) -> u32,
-    mut monitor: impl FnMut(usize, usize) -> bool,
-) -> Vec<Option<RowResult>>
+    columns: &mut Columns,
+    monitor: impl FnMut(usize, usize) -> bool,
+) -> Result<Vec<(usize, Error)>>
 where
     T: Hash + Eq + Sync,
-    F: Fn(&T, &mut Budget) -> RowResult + Sync,
+    S: Send,
 {
+    let out_of_memory = |_| {
+        Error::OutOfMemory(OutOfMemory {
+            bytes: rows.len().saturating_mul(size_of::<usize>()),
+        })
+    };
     // Equal rows are solved once: the first of each is the one solved.
     let mut first_of: HashMap<&T, usize> = HashMap::new();
-    let mut unique = Vec::new();
-    let mut same_as = vec![usize::MAX; rows.len()];
+    first_of.try_reserve(rows.len()).map_err(out_of_memory)?;
+    let mut unique: Vec<usize> = Vec::new();
+    unique
+        .try_reserve_exact(rows.len())
+        .map_err(out_of_memory)?;
+    let mut same_as: Vec<usize> = zeroed(rows.len())?;
     for (index, row) in rows.iter().enumerate() {
-        if let Some(row) = row {
-            let first = *first_of.entry(row).or_insert_with(|| {
+        same_as[index] = match row {
+            Some(row) => *first_of.entry(row).or_insert_with(|| {
                 unique.push(index);
                 index
-            });
-            same_as[index] = first;
-        }
+            }),
+            None => usize::MAX,
+        };
     }
+    drop(first_of);
     unique.sort_by_key(|&index| rows[index].as_ref().map_or(0, &cells_left));
-    let results: Vec<Mutex<Option<RowResult>>> =
-        (0..rows.len()).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let workers = threads.clamp(1, unique.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let slot = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = unique.get(slot) else {
-                        break;
-                    };
-                    let row = rows[index].as_ref().expect("a row to solve");
-                    let result = if stop.load(Ordering::Relaxed) {
-                        Err(Error::Stopped(Stop::Interrupted))
-                    } else {
-                        let mut poll = || stop.load(Ordering::Relaxed);
-                        let mut budget = Budget::new(node_limit, &mut poll);
-                        solve(row, &mut budget)
-                    };
-                    *results[index]
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner) = Some(result);
-                    done.fetch_add(1, Ordering::Relaxed);
+    let total = unique.len();
+    // Small pieces keep the workers evenly busy; a piece per row for small batches.
+    let per = (total / (pool::cpus() * 32)).clamp(1, 64);
+    let pieces: Vec<&[usize]> = unique.chunks(per).collect();
+    let scattered = Scattered::new(columns);
+    let states = pool::run(
+        pieces,
+        total,
+        threads,
+        || Ok((start()?, Vec::new())),
+        |(state, failed): &mut (S, Vec<(usize, Error)>), piece, poll| {
+            for &index in piece {
+                let row = rows[index].as_ref().expect("only rows to solve are queued");
+                let mut budget = Budget::new(node_limit, &mut *poll);
+                let answer = solve(state, row, &mut budget);
+                // SAFETY: every unique row is in one piece only, and each piece goes to one
+                // worker: no other view of this row exists.
+                let mut out = unsafe { scattered.row(index) };
+                match answer {
+                    Ok(label) => out.label(index, &label),
+                    Err(error) => {
+                        let status = match error {
+                            Error::Stopped(Stop::NodeLimit(_)) => LIMIT,
+                            _ => BAD,
+                        };
+                        out.fail(index, status);
+                        failed.push((index, error));
+                    }
                 }
-            });
-        }
-        while done.load(Ordering::Relaxed) < unique.len() {
-            std::thread::sleep(MONITOR_EVERY);
-            if monitor(done.load(Ordering::Relaxed), unique.len()) {
-                stop.store(true, Ordering::Relaxed);
             }
-        }
-    });
-    monitor(unique.len(), unique.len());
-    let mut solved: Vec<Option<RowResult>> = results
-        .into_iter()
-        .map(|cell| cell.into_inner().unwrap_or_else(PoisonError::into_inner))
-        .collect();
-    for index in 0..rows.len() {
-        let first = same_as[index];
-        if first != usize::MAX && first != index {
-            solved[index] = solved[first].clone();
+            piece.len()
+        },
+        monitor,
+    )?;
+    let mut failed: Vec<(usize, Error)> = Vec::new();
+    for (_, errors) in states {
+        for (index, error) in errors {
+            if let Error::Stopped(Stop::Interrupted) | Error::OutOfMemory(_) = error {
+                return Err(error);
+            }
+            failed.push((index, error));
         }
     }
-    solved
+    for (index, &first) in same_as.iter().enumerate() {
+        if first == usize::MAX {
+            // SAFETY: the workers are done: this is the only view of the row.
+            unsafe { scattered.row(index) }.fail(index, BAD);
+        }
+    }
+    let first_failure: HashMap<usize, Error> = failed.into_iter().collect();
+    let mut failed_rows = Vec::new();
+    for (index, &first) in same_as.iter().enumerate() {
+        if first != usize::MAX && first != index {
+            columns.copy_row(first, index);
+        }
+        if let Some(error) = first_failure.get(&first) {
+            failed_rows.push((index, error.clone()));
+        }
+    }
+    Ok(failed_rows)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::budget::Stop;
+    use crate::engine::columns::{OK, Wanted};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn label(value: i8) -> Label {
         Label {
@@ -117,52 +140,62 @@ mod tests {
         }
     }
 
+    const WANTED: Wanted = Wanted {
+        best: true,
+        moves: false,
+        nodes: true,
+    };
+
     #[test]
     fn answers_come_back_in_row_order_and_equal_rows_are_solved_once() {
-        let rows: Vec<Option<i32>> = vec![Some(3), None, Some(-2), Some(3), Some(5)];
+        let rows: Vec<Option<i32>> = vec![Some(3), None, Some(-2), Some(3), Some(5), Some(0)];
         let calls = AtomicUsize::new(0);
         for threads in [1, 2, 4] {
             calls.store(0, Ordering::Relaxed);
-            let results = run(
+            let mut columns = Columns::new(rows.len(), 1, WANTED).unwrap();
+            let failed = run(
                 &rows,
                 threads,
                 None,
-                |&row, _| {
+                || Ok(()),
+                |(), &row, _| {
                     calls.fetch_add(1, Ordering::Relaxed);
+                    if row == 0 {
+                        return Err(Error::Stopped(Stop::NodeLimit(7)));
+                    }
                     Ok(label(row.signum() as i8))
                 },
                 |_| 0,
+                &mut columns,
                 |_, _| false,
-            );
-            let values: Vec<Option<i8>> = results
-                .iter()
-                .map(|r| r.as_ref().map(|r| r.as_ref().unwrap().value))
-                .collect();
-            assert_eq!(values, vec![Some(1), None, Some(-1), Some(1), Some(1)]);
-            assert_eq!(calls.load(Ordering::Relaxed), 3);
+            )
+            .unwrap();
+            assert_eq!(columns.value, vec![1, 0, -1, 1, 1, 0]);
+            assert_eq!(columns.status, vec![OK, BAD, OK, OK, OK, LIMIT]);
+            assert_eq!(failed, vec![(5, Error::Stopped(Stop::NodeLimit(7)))]);
+            assert_eq!(calls.load(Ordering::Relaxed), 4);
         }
     }
 
     #[test]
     fn the_monitor_can_stop_every_worker() {
         let rows: Vec<Option<u32>> = (0..64).map(Some).collect();
-        let results = run(
+        let mut columns = Columns::new(rows.len(), 1, WANTED).unwrap();
+        let result = run(
             &rows,
             2,
             None,
-            |_, budget| {
+            || Ok(()),
+            |(), _, budget| {
                 // Spins until stopped: only the stop flag ends it.
                 loop {
                     budget.visit()?;
                 }
             },
             |_| 0,
+            &mut columns,
             |_, _| true,
         );
-        assert!(
-            results
-                .iter()
-                .all(|r| matches!(r, Some(Err(Error::Stopped(Stop::Interrupted)))))
-        );
+        assert_eq!(result, Err(Error::Stopped(Stop::Interrupted)));
     }
 }

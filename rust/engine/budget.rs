@@ -24,6 +24,7 @@ pub struct Budget<'a> {
     poll: &'a mut dyn FnMut() -> bool,
 }
 
+#[cfg(test)]
 fn never_stop() -> bool {
     false
 }
@@ -73,6 +74,7 @@ impl<'a> Budget<'a> {
 }
 
 /// Runs `f` with a budget that never polls: for Rust callers and tests.
+#[cfg(test)]
 pub fn unlimited<T>(f: impl FnOnce(&mut Budget) -> T) -> T {
     let mut poll = never_stop;
     let mut budget = Budget::new(None, &mut poll);

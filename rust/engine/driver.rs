@@ -1,6 +1,7 @@
-//! The one solution driver every game uses: given a game's exact search, it finds every best
-//! move, one optimal line and each move's own value and plies. A game supplies its rules and
-//! its search through [`Search`]; nothing here knows which game it is.
+//! The one solution driver every game uses: given a game's rules and one of its answer
+//! sources (a search, a solved table, a tablebase), it finds every best move, one optimal line
+//! and each move's own value and plies. A game supplies its rules through [`Rules`] and each
+//! answer source through [`Answers`]; nothing here knows which game it is.
 
 use crate::engine::budget::Stop;
 use crate::engine::score::{self, Score};
@@ -49,29 +50,68 @@ pub struct MoveAnswer {
     pub plies: u32,
 }
 
-/// A game's exact search, as the driver needs it. Scores follow `score.rs`, from the side to
-/// move's point of view.
-pub trait Search {
+/// A game's rules, as the driver needs them: legal moves as a set of move numbers (cells, or
+/// columns for Connect Four), the position after one, and the cells a position still has to
+/// use up (what plies are counted from: every move of every game uses one cell).
+pub trait Rules {
     type Position: Copy;
 
-    /// The legal moves as a set of cells (empty once the game is over).
+    /// The legal moves (empty once the game is over).
     fn moves(&self, position: &Self::Position) -> u64;
-    /// The position after the side to move plays `cell`.
-    fn play(&self, position: &Self::Position, cell: u8) -> Self::Position;
-    /// The cells a position still has to use up (what plies are counted from).
+    /// The position after the side to move plays `mv`.
+    fn play(&self, position: &Self::Position, mv: u8) -> Self::Position;
+    /// The cells a position still has to use up.
     fn cells_left(&self, position: &Self::Position) -> u32;
+}
+
+/// Where scores come from, over a game's rules: a search, a solved table, a tablebase. Scores
+/// follow `score.rs`, from the side to move's point of view.
+pub trait Answers<R: Rules> {
     /// The exact score.
-    fn exact_score(&mut self, position: &Self::Position) -> Result<Score, Stop>;
+    fn exact(&mut self, rules: &R, position: &R::Position) -> Result<Score, Stop>;
     /// The exact score when it lies in (alpha, beta), otherwise a bound on the side the window
     /// was missed (fail-soft).
-    fn window_score(
+    fn window(
         &mut self,
-        position: &Self::Position,
+        rules: &R,
+        position: &R::Position,
         alpha: Score,
         beta: Score,
     ) -> Result<Score, Stop>;
-    /// Nodes visited so far.
+    /// Search nodes visited so far (0 for tables).
     fn nodes(&self) -> u64;
+}
+
+/// A game's rules with one of its answer sources: what the driver works on.
+pub struct Game<'a, R, A> {
+    pub rules: &'a R,
+    pub answers: &'a mut A,
+}
+
+impl<R: Rules, A: Answers<R>> Game<'_, R, A> {
+    fn moves(&self, position: &R::Position) -> u64 {
+        self.rules.moves(position)
+    }
+    fn play(&self, position: &R::Position, mv: u8) -> R::Position {
+        self.rules.play(position, mv)
+    }
+    fn cells_left(&self, position: &R::Position) -> u32 {
+        self.rules.cells_left(position)
+    }
+    fn exact_score(&mut self, position: &R::Position) -> Result<Score, Stop> {
+        self.answers.exact(self.rules, position)
+    }
+    fn window_score(
+        &mut self,
+        position: &R::Position,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Score, Stop> {
+        self.answers.window(self.rules, position, alpha, beta)
+    }
+    fn nodes(&self) -> u64 {
+        self.answers.nodes()
+    }
 }
 
 /// How the search's cells relate to the caller's: a search may run on a mirror image of the
@@ -92,9 +132,9 @@ impl Orientation for AsGiven {
 
 /// Is `cell` a best move of a position whose exact score is `score`? The child scores at
 /// least `-score`; a null window around it tells whether exactly.
-fn is_best<S: Search>(
-    search: &mut S,
-    position: &S::Position,
+fn is_best<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    position: &R::Position,
     cell: u8,
     score: Score,
 ) -> Result<bool, Stop> {
@@ -103,9 +143,9 @@ fn is_best<S: Search>(
 }
 
 /// The legal moves in the caller's order (search cells).
-fn moves_in_caller_order<S: Search>(
-    search: &S,
-    position: &S::Position,
+fn moves_in_caller_order<R: Rules, A: Answers<R>>(
+    search: &Game<R, A>,
+    position: &R::Position,
     orientation: &impl Orientation,
 ) -> Vec<u8> {
     let mut moves: Vec<u8> = cells_of(search.moves(position)).collect();
@@ -114,9 +154,9 @@ fn moves_in_caller_order<S: Search>(
 }
 
 /// Solves `root`, whose side to move is `to_move`.
-pub fn solve<S: Search>(
-    search: &mut S,
-    root: &S::Position,
+pub fn solve<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
     to_move: Player,
     orientation: &impl Orientation,
 ) -> Result<Solution, Stop> {
@@ -157,15 +197,18 @@ pub fn solve<S: Search>(
 }
 
 /// The plies still played from `root` under perfect play (the judge's answer for footholds).
-pub fn plies<S: Search>(search: &mut S, root: &S::Position) -> Result<u32, Stop> {
+pub fn plies<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
+) -> Result<u32, Stop> {
     let score = search.exact_score(root)?;
     Ok(score::plies(score, search.cells_left(root)))
 }
 
 /// Every legal move's answer, in the caller's order.
-pub fn analyze<S: Search>(
-    search: &mut S,
-    root: &S::Position,
+pub fn analyze<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
     orientation: &impl Orientation,
 ) -> Result<Vec<MoveAnswer>, Stop> {
     let mut answers = Vec::new();
@@ -182,9 +225,9 @@ pub fn analyze<S: Search>(
 }
 
 /// The first best move in the caller's order, `None` once the game is over.
-pub fn best_move<S: Search>(
-    search: &mut S,
-    root: &S::Position,
+pub fn best_move<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
     orientation: &impl Orientation,
 ) -> Result<Option<u8>, Stop> {
     let score = search.exact_score(root)?;
@@ -211,9 +254,9 @@ pub struct Label {
 
 /// Labels `root`. With `moves`, each child's exact score is needed anyway, and the best moves
 /// follow from them; without, null-window tests decide the best moves.
-pub fn label<S: Search>(
-    search: &mut S,
-    root: &S::Position,
+pub fn label<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
     moves: bool,
     orientation: &impl Orientation,
 ) -> Result<Label, Stop> {

@@ -1,7 +1,7 @@
 //! The errors every core returns; the Python layer maps each variant to one exception class.
 
 use crate::engine::budget::Stop;
-use crate::engine::table::OutOfMemory;
+use crate::engine::memory::OutOfMemory;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,12 +1,18 @@
 //! What every game's search shares: the scoring rule, the node budget, the transposition
-//! table, the search window, the errors, the generic driver that turns a game's search into
-//! a [`driver::Solution`] and an analysis, and the generic tier-by-tier solver of tablebases.
+//! table, the search window, memory asked for fallibly, the symmetries of a grid, the errors,
+//! the generic driver that turns a game's rules and answers into a [`driver::Solution`], the
+//! one worker pool, the one writer of batch columns, the generic batch and the generic
+//! tier-by-tier solver of tablebases.
 
 pub mod batch;
 pub mod budget;
+pub mod columns;
 pub mod driver;
 pub mod error;
+pub mod memory;
+pub mod pool;
 pub mod score;
+pub mod symmetry;
 pub mod table;
 pub mod tiers;
 pub mod window;

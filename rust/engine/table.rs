@@ -1,9 +1,12 @@
 //! A transposition table of bounded size: what the searches learnt about positions they met.
 //!
 //! Each game keys positions by two words (exact, not a hash: a hit is never another position)
-//! and picks the slot by its own hash. One slot per index; a store replaces the old entry unless
+//! and picks the slot by its own hash. Slots come in pairs; a store replaces the old entry unless
 //! that one came from a bigger subtree (more cells left to play), so the costly results stay.
+//! The slots live in a [`HugeBuffer`]: probes are random reads, and on 2 MiB pages they stop
+//! missing the TLB.
 
+use crate::engine::memory::{HugeBuffer, OutOfMemory, Zeroable};
 use crate::engine::score::Score;
 
 /// What a stored score says about the true score.
@@ -30,17 +33,6 @@ struct Slot {
     generation: u8,
 }
 
-impl Slot {
-    const EMPTY: Slot = Slot {
-        key: [0; 2],
-        score: 0,
-        bound: 0,
-        best_move: 0,
-        weight: 0,
-        generation: 0,
-    };
-}
-
 /// What a probe found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stored {
@@ -50,7 +42,7 @@ pub struct Stored {
 }
 
 pub struct Table {
-    slots: Vec<Slot>,
+    slots: HugeBuffer<Slot>,
     index_mask: usize,
     generation: u8,
 }
@@ -58,46 +50,13 @@ pub struct Table {
 /// Bytes one entry takes.
 pub const SLOT_BYTES: usize = size_of::<Slot>();
 
-/// Tables this large ask the system for 2 MiB pages: a probe is a random access, and with
-/// 4 KiB pages most probes of a big table also miss the TLB.
-const HUGE_PAGE: usize = 2 << 20;
+// SAFETY: an all-zero slot is a valid slot: an empty one (bound 0).
+unsafe impl Zeroable for Slot {}
 
-/// A table could not be allocated: the machine has not that much memory to give.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OutOfMemory {
-    pub bytes: usize,
-}
-
-/// Asks the system to back a buffer not yet touched with 2 MiB pages (when it is that large):
-/// filling a big fresh buffer then takes a page fault per 2 MiB instead of per 4 KiB.
-pub fn advise_huge_pages<T>(buffer: &mut [T]) {
-    let bytes = size_of_val(buffer);
-    #[cfg(target_os = "linux")]
-    if bytes >= HUGE_PAGE {
-        // SAFETY: advice on memory this slice borrows; it changes no contents, and failure
-        // only means small pages.
-        unsafe { libc::madvise(buffer.as_mut_ptr().cast(), bytes, libc::MADV_HUGEPAGE) };
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = bytes;
-}
-
-/// `len` empty slots, or `OutOfMemory` instead of an abort when the allocation fails.
-fn empty_slots(len: usize) -> Result<Vec<Slot>, OutOfMemory> {
-    let bytes = len.saturating_mul(SLOT_BYTES);
-    let mut slots: Vec<Slot> = Vec::new();
-    slots
-        .try_reserve_exact(len)
-        .map_err(|_| OutOfMemory { bytes })?;
-    #[cfg(target_os = "linux")]
-    if bytes >= HUGE_PAGE {
-        // Advise before the first touch, so filling the slots below faults in huge pages.
-        // SAFETY: advice on memory this vector owns (its reserved capacity); it changes no
-        // contents, and failure only means small pages.
-        unsafe { libc::madvise(slots.as_mut_ptr().cast(), bytes, libc::MADV_HUGEPAGE) };
-    }
-    slots.resize(len, Slot::EMPTY);
-    Ok(slots)
+/// `len` empty slots, on huge pages where the system gives them; `OutOfMemory` instead of an
+/// abort when the allocation fails.
+fn empty_slots(len: usize) -> Result<HugeBuffer<Slot>, OutOfMemory> {
+    HugeBuffer::zeroed(len)
 }
 
 impl Table {

@@ -7,13 +7,10 @@
 //! One byte per ranked position: [`UNREACHED`] for a rank no game reaches, otherwise the score
 //! (`score.rs`) offset by [`ZERO`]. Scores of boards of up to 63 cells fit.
 
-use crate::engine::budget::Stop;
-use crate::engine::error::{Error, Result, malformed};
+use crate::engine::error::Result;
+use crate::engine::memory::zeroed;
+use crate::engine::pool;
 use crate::engine::score::Score;
-use crate::engine::table::OutOfMemory;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 /// The entry of a rank no game reaches.
 pub const UNREACHED: u8 = 0;
@@ -22,83 +19,6 @@ const _: () = assert!(UNREACHED == 0, "a new table is a zeroed allocation");
 pub const ZERO: Score = 64;
 /// Ranks a worker takes at a time; the stop flag is looked at between them.
 const CHUNK: usize = 1 << 15;
-/// How often the calling thread reports progress and looks for Ctrl-C.
-const MONITOR_EVERY: Duration = Duration::from_millis(50);
-/// How often it looks whether the workers are done (small jobs end long before a report).
-const LOOK_EVERY: Duration = Duration::from_millis(1);
-
-/// Waits on the calling thread until `finished()` or `stop` is set, calling `monitor()`
-/// about every 50 ms; `monitor()` returning `true` sets `stop`.
-pub fn watch(finished: impl Fn() -> bool, stop: &AtomicBool, mut monitor: impl FnMut() -> bool) {
-    let mut last = std::time::Instant::now();
-    while !finished() && !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(LOOK_EVERY);
-        if last.elapsed() >= MONITOR_EVERY {
-            last = std::time::Instant::now();
-            if monitor() {
-                stop.store(true, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// Runs `work` on every piece, in order, on up to `threads` workers, each with its own state
-/// from `start`. `work` returns how many of `total` units of progress the piece was, and may
-/// note in its last argument why the data it read is damaged. `monitor(done, total)` as in
-/// [`build`]. Returns every worker's state, or why the work stopped (Ctrl-C, damaged data).
-pub fn in_pieces<P: Send, W: Send>(
-    pieces: Vec<P>,
-    total: usize,
-    threads: usize,
-    start: impl Fn() -> W + Sync,
-    work: impl Fn(&mut W, P, &mut Option<String>) -> usize + Sync,
-    mut monitor: impl FnMut(usize, usize) -> bool,
-) -> Result<Vec<W>> {
-    let workers = threads.clamp(1, pieces.len().max(1));
-    let queue = Mutex::new(pieces.into_iter());
-    let done = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let damaged = Mutex::new(None::<String>);
-    let states = Mutex::new(Vec::with_capacity(workers));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut state = start();
-                while !stop.load(Ordering::Relaxed) {
-                    let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
-                    let Some(piece) = next else {
-                        break;
-                    };
-                    let mut why = None;
-                    let units = work(&mut state, piece, &mut why);
-                    if let Some(why) = why {
-                        damaged
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .get_or_insert(why);
-                    }
-                    done.fetch_add(units, Ordering::Relaxed);
-                }
-                states
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(state);
-            });
-        }
-        watch(
-            || done.load(Ordering::Relaxed) >= total,
-            &stop,
-            || monitor(done.load(Ordering::Relaxed), total),
-        );
-    });
-    if stop.load(Ordering::Relaxed) {
-        return Err(Error::Stopped(Stop::Interrupted));
-    }
-    if let Some(why) = damaged.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        return malformed!("the tablebase data is damaged: {why}");
-    }
-    Ok(states.into_inner().unwrap_or_else(PoisonError::into_inner))
-}
 
 /// The entry of a score.
 #[inline]
@@ -135,9 +55,9 @@ pub fn offsets(game: &impl TierGame) -> (Vec<usize>, usize) {
     (offsets, total)
 }
 
-/// Solves ranks `start..start + out.len()` of `tier` on `threads` workers. `monitor(done)`
-/// (ranks finished so far) runs on the calling thread about every 50 ms; returning `true`
-/// stops the work with `Stop::Interrupted`.
+/// Solves ranks `start..start + out.len()` of `tier` on `threads` workers of the pool.
+/// `monitor(done)` (ranks finished so far) runs on the calling thread about every 50 ms;
+/// returning `true` stops the work with `Stop::Interrupted`.
 pub fn solve_tier_range(
     game: &impl TierGame,
     tier: usize,
@@ -146,44 +66,24 @@ pub fn solve_tier_range(
     next: &[u8],
     threads: usize,
     monitor: &mut impl FnMut(usize) -> bool,
-) -> std::result::Result<(), Stop> {
-    let chunks: Vec<(usize, &mut [u8])> = out
+) -> Result<()> {
+    let total = out.len();
+    let pieces: Vec<(usize, &mut [u8])> = out
         .chunks_mut(CHUNK)
         .enumerate()
         .map(|(index, chunk)| (start + index * CHUNK, chunk))
         .collect();
-    let count = chunks.len();
-    let queue = Mutex::new(chunks.into_iter());
-    let done = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let workers = threads.clamp(1, count.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let next_chunk = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
-                    let Some((first, chunk)) = next_chunk else {
-                        break;
-                    };
-                    game.solve_range(tier, first, chunk, next);
-                    done.fetch_add(chunk.len(), Ordering::Relaxed);
-                    finished.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-        watch(
-            || finished.load(Ordering::Relaxed) >= count,
-            &stop,
-            || monitor(done.load(Ordering::Relaxed)),
-        );
-    });
-    if finished.load(Ordering::Relaxed) < count {
-        return Err(Stop::Interrupted);
-    }
+    pool::run(
+        pieces,
+        total,
+        threads,
+        || Ok(()),
+        |(), (first, chunk), _| {
+            game.solve_range(tier, first, chunk, next);
+            chunk.len()
+        },
+        |done, _| monitor(done),
+    )?;
     Ok(())
 }
 
@@ -197,13 +97,9 @@ pub fn build(
     mut monitor: impl FnMut(usize, usize) -> bool,
 ) -> Result<Vec<u8>> {
     let (offsets, total) = offsets(game);
-    // Memory the system cannot give is an error, not an abort: ask for it fallibly first.
-    Vec::<u8>::new()
-        .try_reserve_exact(total)
-        .map_err(|_| Error::OutOfMemory(OutOfMemory { bytes: total }))?;
     // A zeroed allocation (UNREACHED is 0) gets pages the kernel zeroes when first written,
     // inside the tier loop, where Ctrl-C is watched; filling 741 MB up front took 3 s here.
-    let mut table = vec![UNREACHED; total];
+    let mut table = zeroed::<u8>(total)?;
     let mut solved = 0usize;
     for tier in (0..game.tiers()).rev() {
         let end = offsets[tier] + game.tier_size(tier);
@@ -227,6 +123,9 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::budget::Stop;
+    use crate::engine::error::Error;
+    use std::time::Duration;
 
     /// Tier t of a toy game has t + 1 ranks; each entry counts the entries below it.
     struct Toy;

@@ -1,12 +1,13 @@
 //! What every game's `batch_solve` shares on the Python side: its arguments, the columns of a
-//! `perfectplay.BatchSolution`, and running the generic batch loop without the GIL while the
-//! calling thread watches for Ctrl-C and draws the progress bar.
+//! `perfectplay.BatchSolution` handed to numpy, and running work on the pool without the GIL
+//! while the calling thread watches for Ctrl-C and draws the progress bar.
 
 use crate::engine::batch::{self, RowResult};
-use crate::engine::budget::{Budget, Stop};
-use crate::engine::driver::Label;
+use crate::engine::budget::Budget;
+use crate::engine::columns::{Columns, Wanted};
 use crate::engine::error::Error;
-use crate::py::convert::{err, int_arg, is_main_thread, to_py_err, type_name, with_row};
+use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::py::convert::{err, int_arg, is_main_thread, type_name, with_row};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -50,111 +51,50 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     }
 }
 
-/// Status codes of a row.
-pub const OK: u8 = 0;
-pub const BAD: u8 = 1;
-pub const LIMIT: u8 = 2;
-
-/// The columns of a `BatchSolution`, filled row by row; a row not filled keeps the sentinels
-/// of a failed row.
-pub struct Columns {
-    cells: usize,
-    value: Vec<i8>,
-    plies: Vec<i16>,
-    best_move: Vec<i16>,
-    best_mask: Vec<bool>,
-    status: Vec<u8>,
-    nodes: Vec<u64>,
-    move_value: Option<Vec<i8>>,
-    move_plies: Option<Vec<i16>>,
+/// The `perfectplay.BatchSolution` of the columns (the arrays take over the columns' memory).
+pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
+    static BATCH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let class = BATCH.import(py, "perfectplay._types", "BatchSolution")?;
+    let shape = [columns.rows, columns.moves_per_row];
+    fn optional<'py>(
+        present: bool,
+        array: PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        present.then_some(array).transpose()
+    }
+    let best = !columns.best_move.is_empty() || columns.rows == 0;
+    let moves = !columns.move_value.is_empty();
+    let nodes = if columns.nodes.is_empty() {
+        PyArray1::from_vec(py, zeroed::<u64>(columns.rows).map_err(memory_error)?)
+    } else {
+        PyArray1::from_vec(py, columns.nodes)
+    };
+    class.call1((
+        PyArray1::from_vec(py, columns.value),
+        PyArray1::from_vec(py, columns.plies),
+        optional(
+            best,
+            Ok(PyArray1::from_vec(py, columns.best_move).into_any()),
+        )?,
+        optional(
+            best,
+            grid(py, columns.best_mask, shape).map(Bound::into_any),
+        )?,
+        PyArray1::from_vec(py, columns.status),
+        nodes,
+        optional(
+            moves,
+            grid(py, columns.move_value, shape).map(Bound::into_any),
+        )?,
+        optional(
+            moves,
+            grid(py, columns.move_plies, shape).map(Bound::into_any),
+        )?,
+    ))
 }
 
-impl Columns {
-    pub fn new(rows: usize, cells: usize, moves: bool) -> Columns {
-        Columns {
-            cells,
-            value: vec![0; rows],
-            plies: vec![-1; rows],
-            best_move: vec![-1; rows],
-            best_mask: vec![false; rows * cells],
-            status: vec![BAD; rows],
-            nodes: vec![0; rows],
-            move_value: moves.then(|| vec![0; rows * cells]),
-            move_plies: moves.then(|| vec![-1; rows * cells]),
-        }
-    }
-
-    pub fn set(&mut self, row: usize, label: &Label) {
-        self.value[row] = label.value;
-        self.plies[row] = label.plies as i16;
-        self.best_move[row] = if label.best == 0 {
-            -1
-        } else {
-            label.best.trailing_zeros() as i16
-        };
-        let mask = &mut self.best_mask[row * self.cells..(row + 1) * self.cells];
-        for (cell, slot) in mask.iter_mut().enumerate() {
-            *slot = label.best >> cell & 1 == 1;
-        }
-        self.status[row] = OK;
-        self.nodes[row] = label.nodes;
-        if let (Some(values), Some(plies)) = (&mut self.move_value, &mut self.move_plies) {
-            for answer in &label.moves {
-                let at = row * self.cells + answer.cell as usize;
-                values[at] = answer.value;
-                plies[at] = answer.plies as i16;
-            }
-        }
-    }
-
-    pub fn fail(&mut self, row: usize, status: u8) {
-        self.status[row] = status;
-    }
-
-    /// Columns a game built itself in one pass (tic-tac-toe's table path); nodes are 0.
-    #[allow(clippy::too_many_arguments)]
-    pub fn from_parts(
-        cells: usize,
-        value: Vec<i8>,
-        plies: Vec<i16>,
-        best_move: Vec<i16>,
-        best_mask: Vec<bool>,
-        status: Vec<u8>,
-        moves: Option<(Vec<i8>, Vec<i16>)>,
-    ) -> Columns {
-        let rows = value.len();
-        let (move_value, move_plies) = moves.unzip();
-        Columns {
-            cells,
-            value,
-            plies,
-            best_move,
-            best_mask,
-            status,
-            nodes: vec![0; rows],
-            move_value,
-            move_plies,
-        }
-    }
-
-    /// The `perfectplay.BatchSolution` of these columns.
-    pub fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-        static BATCH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-        let class = BATCH.import(py, "perfectplay._types", "BatchSolution")?;
-        let shape = [self.value.len(), self.cells];
-        let move_value = self.move_value.map(|v| grid(py, v, shape)).transpose()?;
-        let move_plies = self.move_plies.map(|v| grid(py, v, shape)).transpose()?;
-        class.call1((
-            PyArray1::from_vec(py, self.value),
-            PyArray1::from_vec(py, self.plies),
-            PyArray1::from_vec(py, self.best_move),
-            grid(py, self.best_mask, shape)?,
-            PyArray1::from_vec(py, self.status),
-            PyArray1::from_vec(py, self.nodes),
-            move_value,
-            move_plies,
-        ))
-    }
+fn memory_error(failure: OutOfMemory) -> PyErr {
+    err(Error::OutOfMemory(failure))
 }
 
 /// A row-major `(rows, cells)` numpy array of a flat vector.
@@ -210,29 +150,37 @@ impl Progress {
     }
 }
 
-/// A batch's rows after parsing: each one ready to solve, or its error.
+/// A batch's rows after parsing: each one ready to solve (`None` for a bad row), and the first
+/// bad row with its error. Only the first error is kept: a masked batch needs none, a raising
+/// one the first.
 pub struct Parsed<T> {
     pub rows: Vec<Option<T>>,
-    pub errors: Vec<Option<PyErr>>,
+    pub first_bad: Option<(usize, PyErr)>,
 }
 
 impl<T> Parsed<T> {
-    pub fn with_capacity(rows: usize) -> Parsed<T> {
-        Parsed {
-            rows: Vec::with_capacity(rows),
-            errors: Vec::with_capacity(rows),
-        }
+    /// Room for `rows` rows, or `MemoryError`.
+    pub fn with_capacity(rows: usize) -> PyResult<Parsed<T>> {
+        let mut parsed = Vec::new();
+        parsed.try_reserve_exact(rows).map_err(|_| {
+            memory_error(OutOfMemory {
+                bytes: rows.saturating_mul(size_of::<Option<T>>()),
+            })
+        })?;
+        Ok(Parsed {
+            rows: parsed,
+            first_bad: None,
+        })
     }
 
     pub fn push(&mut self, row: PyResult<T>) {
         match row {
-            Ok(row) => {
-                self.rows.push(Some(row));
-                self.errors.push(None);
-            }
+            Ok(row) => self.rows.push(Some(row)),
             Err(error) => {
+                if self.first_bad.is_none() {
+                    self.first_bad = Some((self.rows.len(), error));
+                }
                 self.rows.push(None);
-                self.errors.push(Some(error));
             }
         }
     }
@@ -275,104 +223,59 @@ pub fn detached<T: Send>(
     }
 }
 
-/// Runs a parsed batch: bad rows raise or are masked, the rest are solved by `solve` on
-/// `threads` workers without the GIL; Ctrl-C (on the main thread) stops every worker.
+/// Runs a parsed batch: bad rows raise (the first one, naming its row) or are masked, the rest
+/// are solved by `solve` on `threads` workers of the pool, each with a state from `start`,
+/// without the GIL; Ctrl-C (on the main thread) stops every worker.
 #[allow(clippy::too_many_arguments)]
-pub fn solve_batch<'py, T, F>(
+pub fn solve_batch<'py, T, S>(
     py: Python<'py>,
     parsed: Parsed<T>,
-    cells: usize,
+    moves_per_row: usize,
     moves: bool,
     threads: usize,
     node_limit: Option<u64>,
     on_error: OnError,
     progress: bool,
     what: &str,
-    solve: F,
+    start: impl Fn() -> crate::engine::error::Result<S> + Sync + Send,
+    solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync + Send,
     cells_left: impl Fn(&T) -> u32 + Send,
 ) -> PyResult<Bound<'py, PyAny>>
 where
     T: Hash + Eq + Sync + Send,
-    F: Fn(&T, &mut Budget) -> RowResult + Sync + Send,
+    S: Send,
 {
-    let Parsed { rows, errors } = parsed;
+    let Parsed { rows, first_bad } = parsed;
     if on_error == OnError::Raise
-        && let Some((row, error)) = errors
-            .into_iter()
-            .enumerate()
-            .find_map(|(row, error)| error.map(|error| (row, error)))
+        && let Some((row, error)) = first_bad
     {
         return Err(with_row(py, error, row));
     }
-    let results = detached(py, progress, what, |monitor| {
-        batch::run(&rows, threads, node_limit, solve, cells_left, monitor)
-    })?;
-    let mut columns = Columns::new(rows.len(), cells, moves);
-    for (row, result) in results.into_iter().enumerate() {
-        match result {
-            None => columns.fail(row, BAD),
-            Some(Ok(label)) => columns.set(row, &label),
-            Some(Err(Error::Stopped(Stop::NodeLimit(limit)))) => {
-                if on_error == OnError::Raise {
-                    return Err(with_row(
-                        py,
-                        err(Error::Stopped(Stop::NodeLimit(limit))),
-                        row,
-                    ));
-                }
-                columns.fail(row, LIMIT);
-            }
-            Some(Err(error @ (Error::Stopped(Stop::Interrupted) | Error::OutOfMemory(_)))) => {
-                return Err(to_py_err(error, None));
-            }
-            Some(Err(error)) => {
-                if on_error == OnError::Raise {
-                    return Err(with_row(py, err(error), row));
-                }
-                columns.fail(row, BAD);
-            }
-        }
-    }
-    columns.into_py(py)
-}
-
-/// The cells of a numpy array of integer codes (bools too when `bools`), as `i64` in C order,
-/// with its shape: an array of any byte order, alignment or layout is read.
-pub fn array_cells(
-    array: &Bound<'_, PyAny>,
-    bools: bool,
-    what: &str,
-) -> PyResult<(Vec<usize>, Vec<i64>)> {
-    let py = array.py();
-    let dtype = array.getattr("dtype")?;
-    let kind: char = dtype.getattr("kind")?.extract()?;
-    if !(matches!(kind, 'i' | 'u') || (bools && kind == 'b')) {
-        let wanted = if bools {
-            "an integer or bool"
-        } else {
-            "an integer"
-        };
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be {wanted} array, not {dtype}"
-        )));
-    }
-    let shape: Vec<usize> = array.getattr("shape")?.extract()?;
-    let numpy = py.import("numpy")?;
-    // uint64 above i64::MAX would wrap: clip first, it is no cell code either way.
-    let array = if dtype.getattr("kind")?.extract::<char>()? == 'u'
-        && dtype.getattr("itemsize")?.extract::<usize>()? == 8
-    {
-        numpy.getattr("minimum")?.call1((array, i64::MAX as u64))?
-    } else {
-        array.clone()
+    let wanted = Wanted {
+        best: true,
+        moves,
+        nodes: true,
     };
-    let cells = numpy
-        .getattr("ascontiguousarray")?
-        .call1((array, numpy.getattr("int64")?))?
-        .call_method0("ravel")?
-        .cast_into::<PyArray1<i64>>()?
-        .to_vec()?;
-    Ok((shape, cells))
+    let mut columns = Columns::new(rows.len(), moves_per_row, wanted).map_err(memory_error)?;
+    let failed = detached(py, progress, what, |monitor| {
+        batch::run(
+            &rows,
+            threads,
+            node_limit,
+            start,
+            solve,
+            cells_left,
+            &mut columns,
+            monitor,
+        )
+    })?
+    .map_err(err)?;
+    if on_error == OnError::Raise
+        && let Some((row, error)) = failed.into_iter().next()
+    {
+        return Err(with_row(py, err(error), row));
+    }
+    into_py(py, columns)
 }
 
 /// Is `obj` a numpy array?
@@ -381,7 +284,7 @@ pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
 }
 
 /// The items of a sequence argument of a batch (a list, a tuple or any sequence but str and
-/// bytes-likes), or a `TypeError` naming `what`.
+/// bytes-likes), or a `TypeError` naming `what`; `MemoryError` when they do not fit.
 pub fn sequence_items<'py>(
     obj: &Bound<'py, PyAny>,
     what: &str,
@@ -395,5 +298,15 @@ pub fn sequence_items<'py>(
             type_name(obj)
         )));
     }
-    obj.try_iter()?.collect()
+    let mut items = Vec::new();
+    for item in obj.try_iter()? {
+        // A sequence may claim any length: grow as it really grows, fallibly.
+        items.try_reserve(1).map_err(|_| {
+            memory_error(OutOfMemory {
+                bytes: items.len().saturating_mul(2 * size_of::<usize>()),
+            })
+        })?;
+        items.push(item?);
+    }
+    Ok(items)
 }

@@ -2,12 +2,15 @@
 
 use crate::games::footholds::{self as game, Board, search};
 use crate::input::Item;
+use crate::input::rows::RowsOf;
+use crate::py::arrays::{Boards, Reader};
 use crate::py::batch::{
-    OnError, Parsed, array_cells, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
+    OnError, Parsed, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
 };
 use crate::py::convert::{
     Names, err, node_limit_arg, search_detached, to_analysis, to_item, to_solution,
 };
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -104,27 +107,29 @@ fn analyze<'py>(
     to_analysis(py, answers, &names(call.board.cols))
 }
 
-/// A batch argument as plain data: one value for every row, or one per row (each read, or
-/// the error reading it).
-enum PerRow {
+/// A batch argument: one value for every row, or one per row (a sequence's items, or the rows
+/// of an array read in place), each read when its row is parsed.
+enum PerRow<'py> {
     Shared(PyResult<Item<'static>>),
-    Each(Vec<PyResult<Item<'static>>>),
+    Items(Vec<Bound<'py, PyAny>>),
+    Array(Reader),
 }
 
-impl PerRow {
+impl PerRow<'_> {
     fn rows(&self) -> Option<usize> {
         match self {
             PerRow::Shared(_) => None,
-            PerRow::Each(items) => Some(items.len()),
+            PerRow::Items(items) => Some(items.len()),
+            PerRow::Array(reader) => Some(reader.len()),
         }
     }
 
-    fn get(&self, py: Python<'_>, row: usize) -> PyResult<&Item<'static>> {
-        let item = match self {
-            PerRow::Shared(item) => item,
-            PerRow::Each(items) => &items[row],
-        };
-        item.as_ref().map_err(|error| error.clone_ref(py))
+    fn get(&self, py: Python<'_>, row: usize) -> PyResult<Item<'static>> {
+        match self {
+            PerRow::Shared(item) => item.as_ref().cloned().map_err(|error| error.clone_ref(py)),
+            PerRow::Items(items) => to_item(&items[row]),
+            PerRow::Array(reader) => Ok(reader.item(row)),
+        }
     }
 }
 
@@ -135,41 +140,22 @@ fn is_nested(item: &Bound<'_, PyAny>) -> bool {
             && !crate::py::convert::type_is_bytes_like(item))
 }
 
-/// The rows of an integer array of shape (N, ...) as items, each an `Item::Seq` of the rest
-/// of its shape: read in place, no Python object a row.
-fn array_rows(
-    array: &Bound<'_, PyAny>,
-    bools: bool,
-    what: &str,
-) -> PyResult<Vec<PyResult<Item<'static>>>> {
-    let (shape, cells) = array_cells(array, bools, what)?;
-    let ints = |values: &[i64]| Item::Seq(values.iter().map(|&v| Item::Int(v)).collect());
-    let per_row: usize = shape[1..].iter().product();
-    Ok((0..shape[0])
-        .map(|row| {
-            let values = &cells[row * per_row..(row + 1) * per_row];
-            Ok(match shape[1..] {
-                [_] => ints(values),
-                [_, cols] => Item::Seq(values.chunks(cols.max(1)).map(ints).collect()),
-                _ => unreachable!("checked by the caller"),
-            })
-        })
-        .collect())
-}
-
 /// Boards: an array of shape (rows, cols) or a str is one board for every row; an array of
 /// shape (N, rows, cols), or a sequence of boards, one per row. A sequence whose first item is
 /// a row of cells (a sequence of ints or bools) is one board.
-fn boards_arg(boards: &Bound<'_, PyAny>) -> PyResult<PerRow> {
-    if is_array(boards) {
-        let ndim: usize = boards.getattr("ndim")?.extract()?;
-        return match ndim {
-            2 => Ok(PerRow::Shared(to_item(boards))),
-            3 => Ok(PerRow::Each(array_rows(boards, true, "boards")?)),
-            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "boards must have shape (rows, cols) or (N, rows, cols), got {ndim} dimensions"
-            ))),
-        };
+fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        if array.ndim() == 2 {
+            return Ok(PerRow::Shared(to_item(boards)));
+        }
+        let array = Boards::new(
+            array,
+            true,
+            &[3],
+            "(rows, cols) or (N, rows, cols)",
+            "boards",
+        )?;
+        return Ok(PerRow::Array(array.reader()));
     }
     if boards.is_instance_of::<pyo3::types::PyString>() {
         return Ok(PerRow::Shared(to_item(boards)));
@@ -188,36 +174,28 @@ fn boards_arg(boards: &Bound<'_, PyAny>) -> PyResult<PerRow> {
     Ok(if one_board {
         PerRow::Shared(to_item(boards))
     } else {
-        PerRow::Each(items.iter().map(to_item).collect())
+        PerRow::Items(items)
     })
 }
 
 /// Locations: a pair of ints (an array of shape (2,)) is one location for every row; an array
 /// of shape (N, 2), or a sequence of pairs, one per row.
-fn locations_arg(locations: &Bound<'_, PyAny>, name: &str) -> PyResult<PerRow> {
-    if is_array(locations) {
-        let ndim: usize = locations.getattr("ndim")?.extract()?;
-        return match ndim {
-            1 => Ok(PerRow::Shared(to_item(locations))),
-            2 if locations
-                .getattr("dtype")?
-                .getattr("kind")?
-                .extract::<char>()?
-                != 'b' =>
-            {
-                Ok(PerRow::Each(array_rows(locations, false, name)?))
-            }
-            2 => Ok(PerRow::Each(
-                locations.try_iter()?.map(|row| to_item(&row?)).collect(),
-            )),
-            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "{name} must have shape (2,) or (N, 2), got {ndim} dimensions"
-            ))),
-        };
+fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<PerRow<'py>> {
+    if let Ok(array) = locations.cast::<PyUntypedArray>() {
+        if array.ndim() == 1 {
+            return Ok(PerRow::Shared(to_item(locations)));
+        }
+        if array.ndim() == 2 && array.dtype().kind() == b'b' {
+            // Bools are no coordinates: each pair read as the sequence it is, and refused.
+            let rows: PyResult<Vec<_>> = locations.try_iter()?.collect();
+            return Ok(PerRow::Items(rows?));
+        }
+        let array = Boards::new(array, false, &[2], "(2,) or (N, 2)", name)?;
+        return Ok(PerRow::Array(array.reader()));
     }
     let items = sequence_items(locations, name)?;
     Ok(if items.iter().any(is_nested) {
-        PerRow::Each(items.iter().map(to_item).collect())
+        PerRow::Items(items)
     } else {
         PerRow::Shared(to_item(locations))
     })
@@ -260,35 +238,36 @@ fn batch_solve<'py>(
     // Boards read once each (a shared one once for all); equal boards share an index.
     let mut parsed_boards: Vec<Board> = Vec::new();
     let mut board_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let mut board_rows: Vec<PyResult<Board>> = Vec::with_capacity(count);
+    let shared = match &boards {
+        PerRow::Shared(item) => Some(
+            item.as_ref()
+                .map_err(|error| error.clone_ref(py))
+                .and_then(|item| game::parse_board(item).map_err(err)),
+        ),
+        _ => None,
+    };
+    let mut parsed = Parsed::with_capacity(count)?;
+    let mut shape = None;
     for row in 0..count {
-        let board = if row > 0 && matches!(boards, PerRow::Shared(_)) {
-            match &board_rows[0] {
-                Ok(board) => Ok(board.clone()),
-                Err(error) => Err(error.clone_ref(py)),
-            }
-        } else {
-            boards
+        if row % (1 << 16) == 0 {
+            py.check_signals()?;
+        }
+        let board = match &shared {
+            Some(board) => board.as_ref().cloned().map_err(|error| error.clone_ref(py)),
+            None => boards
                 .get(py, row)
-                .and_then(|item| game::parse_board(item).map_err(err))
+                .and_then(|item| game::parse_board(&item).map_err(err)),
         };
-        board_rows.push(board);
-    }
-    let shape = board_rows
-        .iter()
-        .find_map(|board| board.as_ref().ok().map(|board| (board.rows, board.cols)));
-    let mut parsed = Parsed::with_capacity(count);
-    for (row, board) in board_rows.into_iter().enumerate() {
         parsed.push(board.and_then(|board| {
-            let (rows, cols) = shape.expect("a board was read");
+            let (rows, cols) = *shape.get_or_insert((board.rows, board.cols));
             if (board.rows, board.cols) != (rows, cols) {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
                     "board is {}x{}, not {rows}x{cols} as the batch",
                     board.rows, board.cols
                 )));
             }
-            let a = game::parse_location(alocs.get(py, row)?, "aloc", &board).map_err(err)?;
-            let b = game::parse_location(blocs.get(py, row)?, "bloc", &board).map_err(err)?;
+            let a = game::parse_location(&alocs.get(py, row)?, "aloc", &board).map_err(err)?;
+            let b = game::parse_location(&blocs.get(py, row)?, "bloc", &board).map_err(err)?;
             let index = *board_index.entry(board.footholds).or_insert_with(|| {
                 parsed_boards.push(board);
                 parsed_boards.len() - 1
@@ -310,7 +289,8 @@ fn batch_solve<'py>(
         on_error,
         progress,
         &what,
-        |&(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
+        || Ok(()),
+        |(), &(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
         |&(index, _, _)| parsed_boards[index].footholds.count_ones(),
     )
 }

@@ -1,17 +1,21 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
-use crate::games::mnk::{self as game, Board, Query, search};
+use crate::engine::error::Error;
+use crate::engine::memory::OutOfMemory;
+use crate::games::mnk::{self as game, Board, Query, TableUse, search};
 use crate::input::grid::Grid;
-use crate::py::batch::{
-    OnError, Parsed, array_cells, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
-};
+use crate::input::rows::RowsOf;
+use crate::py::arrays::Boards;
+use crate::py::batch::{OnError, Parsed, errors_arg, sequence_items, solve_batch, threads_arg};
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
     to_solution,
 };
+use numpy::PyUntypedArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use std::sync::Arc;
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve, module)?)?;
@@ -73,7 +77,7 @@ impl Call {
 
     fn solve<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let solution = search_detached(py, self.node_limit, |budget| {
-            self.query.solve(self.table_bytes, budget)
+            self.query.solve(TableUse::Kept(self.table_bytes), budget)
         })?;
         to_solution(py, solution, &names(self.query.cols()))
     }
@@ -132,7 +136,7 @@ fn analyze<'py>(
     }
     let call = Call::of_board(board, k, node_limit, table_mb)?;
     let answers = search_detached(py, call.node_limit, |budget| {
-        call.query.analyze(call.table_bytes, budget)
+        call.query.analyze(TableUse::Kept(call.table_bytes), budget)
     })?;
     Ok(to_analysis(py, answers, &names(call.query.cols()))?.into_any())
 }
@@ -153,7 +157,8 @@ fn best_move<'py>(
     }
     let call = Call::of_board(board, k, node_limit, table_mb)?;
     let best = search_detached(py, call.node_limit, |budget| {
-        call.query.best_move(call.table_bytes, budget)
+        call.query
+            .best_move(TableUse::Kept(call.table_bytes), budget)
     })?;
     Ok(best.map(names(call.query.cols()).to_move))
 }
@@ -196,13 +201,9 @@ fn batch_solve<'py>(
     let table_mb = table_mb_arg(table_mb)?;
     let threads = threads_arg(threads)?;
     let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
-    let grids = read_grids(boards)?;
-    // The batch's shape: the array's, or the first readable board's.
-    let Some((rows, cols)) = grids.shape else {
-        let parsed = Parsed::<Board> {
-            rows: grids.grids.iter().map(|_| None).collect(),
-            errors: grids.grids.into_iter().map(Result::err).collect(),
-        };
+    let (parsed, shape) = read_boards(py, boards, k)?;
+    let Some((engine, rows, cols)) = shape else {
+        // No board could be read: every row is bad.
         return solve_batch(
             py,
             parsed,
@@ -213,26 +214,12 @@ fn batch_solve<'py>(
             on_error,
             progress,
             "",
-            |_, _| unreachable!(),
+            || Ok(()),
+            |(), _: &Board, _| unreachable!("no row to solve"),
             |_| 0,
         );
     };
-    let engine = search::engine(rows, cols, k).map_err(err)?;
     let table_bytes = table_mb.unwrap_or_else(|| search::default_batch_table_bytes(rows * cols));
-    let mut parsed = Parsed::with_capacity(grids.grids.len());
-    for grid in grids.grids {
-        parsed.push(grid.and_then(|grid| {
-            if (grid.rows, grid.cols) != (rows, cols) {
-                return Err(PyValueError::new_err(format!(
-                    "board is {}x{}, not {rows}x{cols} as the batch",
-                    grid.rows, grid.cols
-                )));
-            }
-            let board = Board::from_marks(&grid.cells);
-            board.status(&engine.geometry).map_err(err)?;
-            Ok(board)
-        }));
-    }
     let what = format!("{rows}x{cols} k={k}");
     solve_batch(
         py,
@@ -244,66 +231,112 @@ fn batch_solve<'py>(
         on_error,
         progress,
         &what,
-        |board, budget| {
+        || search::batch_table(&engine, table_bytes),
+        |table, board, budget| {
             let query = Query {
                 engine: engine.clone(),
                 board: *board,
             };
-            query.label(table_bytes, budget, moves)
+            query.label(TableUse::Own(table), budget, moves)
         },
         |board| (rows * cols) as u32 - (board.x | board.o).count_ones(),
     )
 }
 
-/// The boards of a batch, each read or its error, and the batch's shape when known.
-struct Grids {
-    grids: Vec<PyResult<Grid<u8>>>,
-    shape: Option<(usize, usize)>,
-}
+/// The engine of a batch's geometry, with its rows and cols.
+type Shape = (Arc<search::Engine>, usize, usize);
 
-/// Reads `(N, rows, cols)` integer arrays in place, or a sequence of boards in any form
-/// `solve` takes.
-fn read_grids(boards: &Bound<'_, PyAny>) -> PyResult<Grids> {
-    if is_array(boards) {
-        let (shape, cells) = array_cells(boards, false, "boards")?;
-        let [count, rows, cols] = shape[..] else {
-            return Err(PyValueError::new_err(format!(
-                "boards must have shape (N, rows, cols), got {shape:?}"
-            )));
-        };
-        let size = rows * cols;
-        let grids = (0..count)
-            .map(|row| {
-                let mut marks = Vec::with_capacity(size);
-                for &code in &cells[row * size..(row + 1) * size] {
-                    match u8::try_from(code) {
-                        Ok(mark @ 0..=2) => marks.push(mark),
-                        _ => {
-                            return Err(PyValueError::new_err(format!(
-                                "cell value {code} is not 0, 1 or 2"
-                            )));
-                        }
-                    }
-                }
-                Ok(Grid {
-                    rows,
-                    cols,
-                    cells: marks,
-                })
-            })
-            .collect();
-        let shape = (size > 0).then_some((rows, cols));
-        if shape.is_none() {
+/// The legal boards of a batch, each read once, and its shape (the array's, or the first
+/// readable board's; `None` when no board could be read). An array `(N, rows, cols)` of any
+/// integer dtype is read in place; a sequence holds boards in any form `solve` takes.
+fn read_boards(
+    py: Python<'_>,
+    boards: &Bound<'_, PyAny>,
+    k: i128,
+) -> PyResult<(Parsed<Board>, Option<Shape>)> {
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        let array = Boards::new(array, false, &[3], "(N, rows, cols)", "boards")?;
+        let (rows, cols) = (array.board[0], array.board[1]);
+        if rows * cols == 0 {
             return Err(PyValueError::new_err("board is empty"));
         }
-        return Ok(Grids { grids, shape });
+        let engine = search::engine(rows, cols, k).map_err(err)?;
+        let reader = array.reader();
+        let geometry = &engine.geometry;
+        let read = py.detach(|| {
+            let mut first_bad = None;
+            let mut parsed = Vec::new();
+            parsed
+                .try_reserve_exact(reader.len())
+                .map_err(|_| OutOfMemory {
+                    bytes: reader.len().saturating_mul(size_of::<Option<Board>>()),
+                })?;
+            let mut cells = vec![0i64; rows * cols];
+            for row in 0..reader.len() {
+                reader.read(row, &mut cells);
+                let board = board_of_codes(&cells).and_then(|board| {
+                    board.status(geometry)?;
+                    Ok(board)
+                });
+                if let Err(error) = &board
+                    && first_bad.is_none()
+                {
+                    first_bad = Some((row, error.clone()));
+                }
+                parsed.push(board.ok());
+            }
+            Ok::<_, OutOfMemory>((parsed, first_bad))
+        });
+        let (parsed, first_bad) = read.map_err(|failure| err(Error::OutOfMemory(failure)))?;
+        let parsed = Parsed {
+            rows: parsed,
+            first_bad: first_bad.map(|(row, error)| (row, err(error))),
+        };
+        return Ok((parsed, Some((engine, rows, cols))));
     }
-    let grids: Vec<PyResult<Grid<u8>>> = sequence_items(boards, "boards")?
-        .iter()
-        .map(|board| game::parse_board(&to_item(board)?).map_err(err))
-        .collect();
-    let shape = grids
-        .iter()
-        .find_map(|grid| grid.as_ref().ok().map(|grid| (grid.rows, grid.cols)));
-    Ok(Grids { grids, shape })
+    let items = sequence_items(boards, "boards")?;
+    let mut parsed = Parsed::with_capacity(items.len())?;
+    let mut shape: Option<Shape> = None;
+    for board in &items {
+        let grid = game::parse_board(&to_item(board)?).map_err(err);
+        let row = grid.and_then(|grid| {
+            let (engine, rows, cols) = match &shape {
+                Some(shape) => shape,
+                None => shape.insert((
+                    search::engine(grid.rows, grid.cols, k).map_err(err)?,
+                    grid.rows,
+                    grid.cols,
+                )),
+            };
+            if (grid.rows, grid.cols) != (*rows, *cols) {
+                return Err(PyValueError::new_err(format!(
+                    "board is {}x{}, not {rows}x{cols} as the batch",
+                    grid.rows, grid.cols
+                )));
+            }
+            let board = Board::from_marks(&grid.cells);
+            board.status(&engine.geometry).map_err(err)?;
+            Ok(board)
+        });
+        parsed.push(row);
+    }
+    Ok((parsed, shape))
+}
+
+/// The board of a row of cell codes, or why it is none.
+fn board_of_codes(cells: &[i64]) -> crate::engine::error::Result<Board> {
+    let mut board = Board { x: 0, o: 0 };
+    for (cell, &code) in cells.iter().enumerate() {
+        match code {
+            0 => {}
+            1 => board.x |= 1 << cell,
+            2 => board.o |= 1 << cell,
+            _ => {
+                return Err(Error::Malformed(format!(
+                    "cell value {code} is not 0, 1 or 2"
+                )));
+            }
+        }
+    }
+    Ok(board)
 }

@@ -4,6 +4,7 @@
 //! package's own (`perfectplay._types`, `perfectplay.errors`), so both backends return and
 //! raise the very same classes.
 
+mod arrays;
 mod batch;
 mod convert;
 mod footholds;

@@ -3,12 +3,15 @@
 //! holds; these functions read it in place, without the GIL.
 
 use crate::engine::error::Error;
+use crate::engine::memory::zeroed;
 use crate::engine::tiers::{self, TierGame};
-use crate::games::mnk::tablebase::{Probe, RowLabels, Tiers, Wanted};
+use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
 use crate::games::mnk::{self as game};
+use crate::input::rows::Packed;
+use crate::py::arrays::{Boards, Codes};
 use crate::py::batch::{self, threads_arg};
 use crate::py::convert::{Names, err, int_arg, to_analysis, to_item, to_solution};
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -22,6 +25,8 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(label_rows, module)?)?;
     module.add_function(wrap_pyfunction!(stats, module)?)?;
     module.add_function(wrap_pyfunction!(position, module)?)?;
+    module.add_function(wrap_pyfunction!(check_sample, module)?)?;
+    module.add_function(wrap_pyfunction!(check_all, module)?)?;
     Ok(())
 }
 
@@ -131,12 +136,11 @@ fn build_range<'py>(
             next.len()
         )));
     }
-    let mut out = vec![tiers::UNREACHED; count];
+    let mut out = zeroed::<u8>(count).map_err(|e| err(e.into()))?;
     detached(py, false, "", |monitor| {
         tiers::solve_tier_range(&tiers, tier, start, &mut out, next, threads, &mut |done| {
             monitor(done, count)
         })
-        .map_err(Error::Stopped)
     })?;
     Ok(PyArray1::from_vec(py, out))
 }
@@ -187,12 +191,12 @@ fn analyze<'py>(
     to_analysis(py, answers, &names(tiers.geometry.cols))
 }
 
-/// Labels rows of codes ``(N, rows * cols)`` uint8 from the table: (value, plies, best_move or
-/// None, best_mask or None, status, move_value or None, move_plies or None); the best moves
-/// come with ``best``. Status 1 marks a row
-/// with a code other than 0/1/2 or a board no game reaches.
+/// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
+/// table: (value, plies, best_move or None, best_mask or None, status, move_value or None,
+/// move_plies or None); the best moves come with ``best``. Status 1 marks a row with a code
+/// other than 0/1/2 or a board no game reaches.
 #[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, codes, *, best=true, moves=false, threads=None, progress=false))]
+#[pyo3(signature = (data, rows, cols, k, boards, *, best=true, moves=false, threads=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn label_rows<'py>(
     py: Python<'py>,
@@ -200,7 +204,7 @@ fn label_rows<'py>(
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
-    codes: PyReadonlyArray2<'py, u8>,
+    boards: &Bound<'py, PyUntypedArray>,
     best: bool,
     moves: bool,
     threads: Option<&Bound<'py, PyAny>>,
@@ -208,37 +212,50 @@ fn label_rows<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let tiers = tiers_of(rows, cols, k)?;
     let threads = threads_arg(threads)?;
-    let cells = tiers.cells();
-    if codes.shape()[1] != cells {
+    let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
+    let (rows, cols) = (tiers.geometry.rows, tiers.geometry.cols);
+    if boards.board != [rows, cols] {
         return Err(PyValueError::new_err(format!(
-            "rows have {} cells, the tablebase's boards {cells}",
-            codes.shape()[1]
+            "boards must have shape (N, {rows}, {cols}) for this tablebase, got {:?}",
+            [&[boards.rows()][..], &boards.board].concat()
         )));
     }
-    let (data, codes) = (data.as_slice()?, codes.as_slice()?);
+    let data = data.as_slice()?;
     let wanted = Wanted { best, moves };
-    let labels: RowLabels = detached(py, progress, "probing", |monitor| {
-        tiers.label_rows(data, codes, wanted, threads, monitor)
-    })?;
-    let rows_count = labels.value.len();
-    let grid = |flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
-        Ok(Some(
-            PyArray1::from_vec(py, flat)
-                .reshape([rows_count, cells])?
-                .into_any(),
-        ))
+    let columns = match boards.packed_u8() {
+        Some(cells) => {
+            let packed = Packed {
+                cells,
+                width: rows * cols,
+            };
+            detached(py, progress, "probing", |monitor| {
+                tiers.label_rows(data, &packed, wanted, threads, monitor)
+            })?
+        }
+        None => {
+            let reader = boards.reader();
+            detached(py, progress, "probing", |monitor| {
+                tiers.label_rows(data, &Codes(&reader), wanted, threads, monitor)
+            })?
+        }
     };
-    let best_mask = if best { grid(labels.best_mask)? } else { None };
+    let shape = [columns.rows, columns.moves_per_row];
+    let grid = |present: bool, flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
+        present
+            .then(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?.into_any()))
+            .transpose()
+    };
+    let best_mask = grid(best, columns.best_mask)?;
     let (move_value, move_plies) = if moves {
         (
             Some(
-                PyArray1::from_vec(py, labels.move_value)
-                    .reshape([rows_count, cells])?
+                PyArray1::from_vec(py, columns.move_value)
+                    .reshape(shape)?
                     .into_any(),
             ),
             Some(
-                PyArray1::from_vec(py, labels.move_plies)
-                    .reshape([rows_count, cells])?
+                PyArray1::from_vec(py, columns.move_plies)
+                    .reshape(shape)?
                     .into_any(),
             ),
         )
@@ -248,15 +265,50 @@ fn label_rows<'py>(
     PyTuple::new(
         py,
         [
-            Some(PyArray1::from_vec(py, labels.value).into_any()),
-            Some(PyArray1::from_vec(py, labels.plies).into_any()),
-            best.then(|| PyArray1::from_vec(py, labels.best_move).into_any()),
+            Some(PyArray1::from_vec(py, columns.value).into_any()),
+            Some(PyArray1::from_vec(py, columns.plies).into_any()),
+            best.then(|| PyArray1::from_vec(py, columns.best_move).into_any()),
             best_mask,
-            Some(PyArray1::from_vec(py, labels.status).into_any()),
+            Some(PyArray1::from_vec(py, columns.status).into_any()),
             move_value,
             move_plies,
         ],
     )
+}
+
+/// Checks a sample of the table's entries against the rules and their children: the root,
+/// every tier's first and last entries and ``samples`` more. A table of another game or a
+/// rewritten one is a ``ValueError``.
+#[pyfunction]
+fn check_sample(
+    data: PyReadonlyArray1<'_, u8>,
+    rows: &Bound<'_, PyAny>,
+    cols: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+    samples: usize,
+) -> PyResult<()> {
+    let tiers = tiers_of(rows, cols, k)?;
+    tiers.check_sample(data.as_slice()?, samples).map_err(err)
+}
+
+/// Checks every entry of the table against the rules and its children (as long as a build).
+#[pyfunction]
+#[pyo3(signature = (data, rows, cols, k, *, threads=None, progress=false))]
+fn check_all<'py>(
+    py: Python<'py>,
+    data: PyReadonlyArray1<'py, u8>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<()> {
+    let tiers = tiers_of(rows, cols, k)?;
+    let threads = threads_arg(threads)?;
+    let data = data.as_slice()?;
+    detached(py, progress, "checking", |monitor| {
+        tiers.check_all(data, threads, monitor)
+    })
 }
 
 /// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),

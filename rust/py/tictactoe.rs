@@ -1,18 +1,20 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
+use crate::engine::error::Error;
+use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::pool;
 use crate::games::mnk::solved::{self, NOT_LEGAL, table};
-use crate::games::tictactoe::batch::{self, BatchError, CellCode};
+use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
-use crate::py::batch::{Columns, OnError, errors_arg, sequence_items};
+use crate::input::rows::Packed;
+use crate::py::arrays::Boards;
+use crate::py::batch::{OnError, detached, errors_arg, into_py, sequence_items};
 use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
-use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple};
-
-/// The signature of the batch lookups (`lookup_rows`, `lookup_rows_u8`).
-type LookupRows<T> = fn(&[T], &[i8], &mut [i8]) -> Result<(), BatchError>;
 
 const NAMES: Names<fn(u8) -> u8> = Names {
     players: ["x", "o"],
@@ -116,7 +118,17 @@ fn lookup_batch<'py>(
     per_code: &[i8],
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        return lookup_array(py, array, per_code);
+        let array = board_array(array)?;
+        let mut out = zeroed::<i8>(array.rows()).map_err(|e| err(e.into()))?;
+        let found = match array.packed_u8() {
+            Some(cells) => py.detach(|| batch::lookup_rows(&packed(cells), per_code, &mut out)),
+            None => {
+                let reader = array.reader();
+                py.detach(|| batch::lookup_rows(&reader, per_code, &mut out))
+            }
+        };
+        found.map_err(|bad| with_row(py, err(bad.error), bad.row))?;
+        return Ok(PyArray1::from_vec(py, out));
     }
     let is_sequence = boards.is_instance_of::<PyList>()
         || boards.is_instance_of::<PyTuple>()
@@ -135,53 +147,27 @@ fn lookup_batch<'py>(
         if answer == NOT_LEGAL {
             return Err(with_row(py, err(solved::illegal_reason(code)), row));
         }
+        out.try_reserve(1)
+            .map_err(|_| err(Error::OutOfMemory(OutOfMemory { bytes: out.len() })))?;
         out.push(answer);
     }
     Ok(PyArray1::from_vec(py, out))
 }
 
-/// Rows of a numpy integer array of shape (N, 9) or (N, 3, 3), read in place without the GIL.
-/// Arrays of another byte order, misaligned or not C-contiguous are copied once into native C
-/// order first.
-fn lookup_array<'py>(
-    py: Python<'py>,
-    array: &Bound<'py, PyUntypedArray>,
-    per_code: &[i8],
-) -> PyResult<Bound<'py, PyArray1<i8>>> {
-    let array = &native_rows(py, array)?;
-    let rows = array.shape()[0];
-    macro_rules! try_dtype {
-        ($($t:ty),*) => {$(
-            if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
-                return lookup_typed(py, typed, rows, per_code, batch::lookup_rows);
-            }
-        )*};
+/// A batch array of shape (N, 9) or (N, 3, 3), read in place.
+fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>> {
+    let boards = Boards::new(array, false, &[2, 3], "(N, 9) or (N, 3, 3)", "boards")?;
+    if !matches!(boards.board[..], [9] | [3, 3]) {
+        return Err(PyValueError::new_err(format!(
+            "boards must have shape (N, 9) or (N, 3, 3), got {:?}",
+            array.shape()
+        )));
     }
-    if let Ok(typed) = array.cast::<PyArrayDyn<u8>>() {
-        return lookup_typed(py, typed, rows, per_code, batch::lookup_rows_u8);
-    }
-    try_dtype!(i8, u16, i16, u32, i32, u64, i64);
-    Err(PyTypeError::new_err(format!(
-        "boards must be an integer array, not {}",
-        array.dtype()
-    )))
+    Ok(boards)
 }
 
-fn lookup_typed<'py, T: CellCode + numpy::Element>(
-    py: Python<'py>,
-    array: &Bound<'py, PyArrayDyn<T>>,
-    rows: usize,
-    per_code: &[i8],
-    lookup: LookupRows<T>,
-) -> PyResult<Bound<'py, PyArray1<i8>>> {
-    let readonly = array.readonly();
-    let cells = readonly
-        .as_slice()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let mut out = vec![0i8; rows];
-    py.detach(|| lookup(cells, per_code, &mut out))
-        .map_err(|bad| with_row(py, err(bad.error), bad.row))?;
-    Ok(PyArray1::from_vec(py, out))
+fn packed(cells: &[u8]) -> Packed<'_, u8> {
+    Packed { cells, width: 9 }
 }
 
 /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
@@ -195,106 +181,53 @@ fn batch_solve<'py>(
     errors: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let columns = if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        array_rows(py, &native_rows(py, array)?, moves, threads, on_error)?
+    let threads = pool::cpus();
+    let (columns, first_bad) = if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        let array = board_array(array)?;
+        match array.packed_u8() {
+            Some(cells) => detached(py, false, "", |monitor| {
+                batch::label_rows(&packed(cells), moves, threads, monitor)
+            })?,
+            None => {
+                let reader = array.reader();
+                detached(py, false, "", |monitor| {
+                    batch::label_rows(&reader, moves, threads, monitor)
+                })?
+            }
+        }
+        .map_err(err)?
     } else {
-        let mut codes = Vec::new();
-        for (row, board) in sequence_items(boards, "boards")?.iter().enumerate() {
+        let items = sequence_items(boards, "boards")?;
+        let mut codes = zeroed::<u8>(items.len().saturating_mul(9)).map_err(|e| err(e.into()))?;
+        for (row, board) in items.iter().enumerate() {
             let found = match code(board) {
-                Ok(code) if table().is_reachable(code) => code as u16,
+                Ok(code) if table().is_reachable(code) => Some(code),
                 Ok(code) if on_error == OnError::Raise => {
                     return Err(with_row(py, err(solved::illegal_reason(code)), row));
                 }
                 Err(error) if on_error == OnError::Raise => return Err(with_row(py, error, row)),
-                _ => batch::BAD_ROW,
+                _ => None,
             };
-            // A row of codes the labeller reads back as this code.
-            codes.extend(cells_of_code(found));
+            // A row of codes the labeller reads back as this code (cells no board has: 3).
+            codes[row * 9..(row + 1) * 9].copy_from_slice(&found.map_or([3; 9], cells_of_code));
         }
-        py.detach(|| batch::label_rows(&codes, moves, 1, batch::code_of_row_u8))
+        py.detach(|| batch::label_rows(&packed(&codes), moves, 1, |_, _| false))
+            .map_err(err)?
     };
-    Columns::from_parts(
-        9,
-        columns.value,
-        columns.plies,
-        columns.best_move,
-        columns.best_mask,
-        columns.status,
-        columns.moves,
-    )
-    .into_py(py)
+    if on_error == OnError::Raise
+        && let Some((row, error)) = first_bad
+    {
+        return Err(with_row(py, err(error), row));
+    }
+    into_py(py, columns)
 }
 
-/// The 9 cell codes of a board code (`BAD_ROW`: cells no board has).
-fn cells_of_code(code: u16) -> [u8; 9] {
-    if code == batch::BAD_ROW {
-        return [3; 9];
-    }
+/// The 9 cell codes of a board code.
+fn cells_of_code(mut code: usize) -> [u8; 9] {
     let mut cells = [0u8; 9];
-    let mut rest = code;
     for cell in &mut cells {
-        *cell = (rest % 3) as u8;
-        rest /= 3;
+        *cell = (code % 3) as u8;
+        code /= 3;
     }
     cells
-}
-
-/// A batch array checked for shape and dtype and made native, aligned and C-contiguous.
-fn native_rows<'py>(
-    py: Python<'py>,
-    array: &Bound<'py, PyUntypedArray>,
-) -> PyResult<Bound<'py, PyUntypedArray>> {
-    let shape = array.shape().to_vec();
-    if !matches!(shape.as_slice(), [_, 9] | [_, 3, 3]) {
-        return Err(PyValueError::new_err(format!(
-            "boards must have shape (N, 9) or (N, 3, 3), got {shape:?}"
-        )));
-    }
-    let dtype = array.dtype();
-    let kind: char = dtype.getattr("kind")?.extract()?;
-    if !matches!(kind, 'i' | 'u') {
-        return Err(PyTypeError::new_err(format!(
-            "boards must be an integer array, not {dtype}"
-        )));
-    }
-    let native_dtype = dtype.call_method1("newbyteorder", ("=",))?;
-    py.import("numpy")?
-        .getattr("require")?
-        .call1((array, native_dtype, ("C_CONTIGUOUS", "ALIGNED")))?
-        .cast_into::<PyUntypedArray>()
-        .map_err(PyErr::from)
-}
-
-/// Every row of a native integer array labelled without the GIL; when bad rows raise, the
-/// first one's error naming its row.
-fn array_rows(
-    py: Python<'_>,
-    array: &Bound<'_, PyUntypedArray>,
-    moves: bool,
-    threads: usize,
-    on_error: OnError,
-) -> PyResult<batch::RowColumns> {
-    macro_rules! typed {
-        ($code_of:path; $($t:ty),*) => {$(
-            if let Ok(typed) = array.cast::<PyArrayDyn<$t>>() {
-                let readonly = typed.readonly();
-                let cells = readonly.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-                let columns = py.detach(|| batch::label_rows(cells, moves, threads, $code_of));
-                if on_error == OnError::Raise
-                    && let Some(row) = columns.status.iter().position(|&status| status != 0)
-                {
-                    let error = batch::row_error(&cells[row * 9..(row + 1) * 9]);
-                    return Err(with_row(py, err(error), row));
-                }
-                return Ok(columns);
-            }
-        )*};
-    }
-    typed!(batch::code_of_row_u8; u8);
-    typed!(batch::code_of_row; i8, u16, i16, u32, i32, u64, i64);
-    Err(PyTypeError::new_err(format!(
-        "boards must be an integer array, not {}",
-        array.dtype()
-    )))
 }

@@ -31,7 +31,7 @@ def label_rows(
     rows: Any,
     cols: Any,
     k: Any,
-    codes: npt.NDArray[np.uint8],
+    boards: npt.NDArray[np.integer[Any]],
     *,
     best: bool = True,
     moves: bool = False,
@@ -48,11 +48,25 @@ def stats(
     progress: bool = False,
 ) -> dict[str, Any]: ...
 def position(rows: Any, cols: Any, k: Any, index: int) -> tuple[int, int, int]: ...
+def check_sample(
+    data: npt.NDArray[np.uint8], rows: Any, cols: Any, k: Any, samples: int
+) -> None: ...
+def check_all(
+    data: npt.NDArray[np.uint8],
+    rows: Any,
+    cols: Any,
+    k: Any,
+    *,
+    threads: Any = None,
+    progress: bool = False,
+) -> None: ...
 
 __all__ = [
     "analyze",
     "build",
     "build_range",
+    "check_all",
+    "check_sample",
     "label_rows",
     "position",
     "sizes",

@@ -218,7 +218,7 @@ def label_rows(
     rows: Any,
     cols: Any,
     k: Any,
-    codes: Any,
+    boards: Any,
     *,
     best: bool = True,
     moves: bool = False,
@@ -228,8 +228,13 @@ def label_rows(
     """Row labels from the table (see the compiled core's ``label_rows``)."""
     tiers = Tiers(rows, cols, k)
     cells = tiers.cells
-    if codes.shape[1] != cells:
-        raise ValueError(f"rows have {codes.shape[1]} cells, the tablebase's boards {cells}")
+    g = tiers.geometry
+    if boards.ndim != 3 or boards.shape[1:] != (g.rows, g.cols):
+        raise ValueError(
+            f"boards must have shape (N, {g.rows}, {g.cols}) for this tablebase, "
+            f"got {list(boards.shape)}"
+        )
+    codes = boards.reshape(len(boards), cells)
     table = _Table(tiers, data)
     n = len(codes)
     value = np.zeros(n, np.int8)

@@ -11,8 +11,9 @@
 pub mod plain;
 pub mod search;
 
+use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
-use crate::engine::window::cells_of;
+use crate::engine::symmetry::Symmetries;
 use crate::input::grid::{CellReader, read_grid};
 use crate::input::{Item, cell_type_error, describe_char};
 
@@ -31,6 +32,8 @@ pub struct Board {
     /// sideways without wrapping into the next row.
     not_first_col: u64,
     not_last_col: u64,
+    /// The symmetries of the board's rectangle.
+    pub grid: Symmetries,
 }
 
 impl Board {
@@ -51,6 +54,7 @@ impl Board {
             rings: Vec::new(),
             not_first_col: all_cells & !first_col,
             not_last_col: all_cells & !last_col,
+            grid: Symmetries::of(rows, cols),
         };
         let neighbours = (0..cells)
             .map(|cell| board.expand(1 << cell) & all_cells)
@@ -141,51 +145,11 @@ impl Board {
         neighbours & !self.region(first, around) == 0
     }
 
-    /// Where `symmetry` takes `cell`.
-    pub fn map(&self, symmetry: Symmetry, cell: u8) -> u8 {
-        let (mut row, mut col) = self.row_col(cell);
-        if symmetry.transpose {
-            (row, col) = (col, row);
-        }
-        if symmetry.flip_rows {
-            row = self.rows - 1 - row;
-        }
-        if symmetry.flip_cols {
-            col = self.cols - 1 - col;
-        }
-        self.cell(row, col)
-    }
-
-    /// The cell that `symmetry` takes to `cell`.
-    pub fn unmap(&self, symmetry: Symmetry, cell: u8) -> u8 {
-        let (mut row, mut col) = self.row_col(cell);
-        if symmetry.flip_rows {
-            row = self.rows - 1 - row;
-        }
-        if symmetry.flip_cols {
-            col = self.cols - 1 - col;
-        }
-        if symmetry.transpose {
-            (row, col) = (col, row);
-        }
-        self.cell(row, col)
-    }
-
-    /// The rotations and reflections that map the footholds onto themselves, the identity
-    /// first: a game and its mirror image have the same answer, moves mirrored.
-    pub fn symmetries(&self) -> impl Iterator<Item = Symmetry> + '_ {
-        (0..8u8)
-            .map(|bits| Symmetry {
-                transpose: bits & 4 != 0,
-                flip_rows: bits & 2 != 0,
-                flip_cols: bits & 1 != 0,
-            })
-            .filter(|symmetry| {
-                // Transposing keeps the shape only of a square board.
-                (!symmetry.transpose || self.rows == self.cols)
-                    && cells_of(self.footholds)
-                        .all(|cell| self.footholds >> self.map(*symmetry, cell) & 1 == 1)
-            })
+    /// The symmetries of the board's rectangle that map the footholds onto themselves, the
+    /// identity first: a game and its mirror image have the same answer, moves mirrored.
+    pub fn symmetries(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.grid.count())
+            .filter(|&which| self.grid.permute(which, self.footholds) == self.footholds)
     }
 
     pub fn cell(&self, row: usize, col: usize) -> u8 {
@@ -195,15 +159,6 @@ impl Board {
     pub fn row_col(&self, cell: u8) -> (usize, usize) {
         (cell as usize / self.cols, cell as usize % self.cols)
     }
-}
-
-/// A rotation or reflection of a board: transpose (square boards only), then flip the rows
-/// upside down and/or the columns left to right.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Symmetry {
-    pub transpose: bool,
-    pub flip_rows: bool,
-    pub flip_cols: bool,
 }
 
 /// Footholds cells: 0 a hole, 1 a foothold (bools and `"0"`/`"1"` allowed).
@@ -319,6 +274,23 @@ impl Position {
     }
 }
 
+/// The rules of play on a board: moves are the destination cells.
+impl Rules for Board {
+    type Position = Position;
+
+    fn moves(&self, position: &Position) -> u64 {
+        position.moves(self)
+    }
+
+    fn play(&self, position: &Position, to: u8) -> Position {
+        position.play(to)
+    }
+
+    fn cells_left(&self, position: &Position) -> u32 {
+        position.cells_left()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,16 +319,12 @@ mod tests {
     fn finds_the_symmetries_that_keep_the_footholds() {
         let full = Board::new(3, 3, 0b111_111_111);
         assert_eq!(full.symmetries().count(), 8);
-        for symmetry in full.symmetries() {
-            for cell in 0..9 {
-                assert_eq!(full.unmap(symmetry, full.map(symmetry, cell)), cell);
-            }
-        }
         // 110/111/111: only the reflection in the anti-diagonal keeps the hole at (0, 2).
         let notched = Board::new(3, 3, 0b111_111_011);
         let kept: Vec<_> = notched.symmetries().collect();
         assert_eq!(kept.len(), 2);
-        assert_eq!((notched.map(kept[1], 2), notched.map(kept[1], 0)), (2, 8));
+        let grid = &notched.grid;
+        assert_eq!((grid.map(kept[1], 2), grid.map(kept[1], 0)), (2, 8));
         // A 2x3 board cannot be transposed: the two flips and their product remain.
         assert_eq!(Board::new(2, 3, 0b111_111).symmetries().count(), 4);
         assert_eq!(Board::new(2, 3, 0b111_110).symmetries().count(), 1);

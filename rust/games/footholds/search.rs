@@ -14,12 +14,15 @@
 //!   the board's symmetries.
 
 use crate::engine::budget::{Budget, Stop};
-use crate::engine::driver::{self, Label, MoveAnswer, Orientation, Player, Search, Solution};
+use crate::engine::driver::{
+    self, Answers, Game, Label, MoveAnswer, Orientation, Player, Solution,
+};
 use crate::engine::error::Error;
+use crate::engine::memory::OutOfMemory;
 use crate::engine::score::{self, Score};
-use crate::engine::table::{self, Bound, OutOfMemory, Stored, Table};
+use crate::engine::table::{self, Bound, Stored, Table};
 use crate::engine::window::{Window, cells_of};
-use crate::games::footholds::{Board, Position, Symmetry};
+use crate::games::footholds::{Board, Position};
 
 /// No move stored.
 const NO_MOVE: u8 = u8::MAX;
@@ -52,7 +55,7 @@ pub struct Memory {
     answers: Table,
     /// The symmetries of the last board solved on, with its shape and footholds: finding them
     /// costs more than a small search.
-    symmetries: Option<(usize, usize, u64, Vec<Symmetry>)>,
+    symmetries: Option<(usize, usize, u64, Vec<usize>)>,
 }
 
 impl Memory {
@@ -69,7 +72,7 @@ impl Memory {
     /// The symmetry of `board` that takes the placement (a, b) to the first of its images.
     /// Solving that image instead, mirrored placements share one entry in `answers`: a loop
     /// over every placement on a symmetric board searches each class once.
-    fn canonical_symmetry(&mut self, board: &Board, a: u8, b: u8) -> Symmetry {
+    fn canonical_symmetry(&mut self, board: &Board, a: u8, b: u8) -> usize {
         let this_board = (board.rows, board.cols, board.footholds);
         let symmetries = match &mut self.symmetries {
             Some((rows, cols, footholds, known)) if (*rows, *cols, *footholds) == this_board => {
@@ -86,7 +89,7 @@ impl Memory {
         symmetries
             .iter()
             .copied()
-            .min_by_key(|&symmetry| (board.map(symmetry, a), board.map(symmetry, b)))
+            .min_by_key(|&symmetry| (board.grid.map(symmetry, a), board.grid.map(symmetry, b)))
             .unwrap_or_default()
     }
 }
@@ -648,27 +651,14 @@ impl<'a, 'b> Solver<'a, 'b> {
     }
 }
 
-impl Search for Solver<'_, '_> {
-    type Position = Position;
-
-    fn moves(&self, position: &Position) -> u64 {
-        position.moves(self.board)
+impl Answers<Board> for Solver<'_, '_> {
+    fn exact(&mut self, _: &Board, position: &Position) -> Result<Score, Stop> {
+        self.exact_score(*position)
     }
 
-    fn play(&self, position: &Position, to: u8) -> Position {
-        position.play(to)
-    }
-
-    fn cells_left(&self, position: &Position) -> u32 {
-        position.cells_left()
-    }
-
-    fn exact_score(&mut self, position: &Position) -> Result<Score, Stop> {
-        Solver::exact_score(self, *position)
-    }
-
-    fn window_score(
+    fn window(
         &mut self,
+        _: &Board,
         position: &Position,
         alpha: Score,
         beta: Score,
@@ -724,12 +714,12 @@ impl Moves {
 /// The placement searched is a mirror image of the caller's: moves are turned back.
 struct Turned<'a> {
     board: &'a Board,
-    symmetry: Symmetry,
+    symmetry: usize,
 }
 
 impl Orientation for Turned<'_> {
     fn to_caller(&self, cell: u8) -> u8 {
-        self.board.unmap(self.symmetry, cell)
+        self.board.grid.unmap(self.symmetry, cell)
     }
 }
 
@@ -740,18 +730,22 @@ fn from_start<T>(
     a: u8,
     b: u8,
     budget: &mut Budget,
-    work: impl FnOnce(&mut Solver, Position, &Turned) -> Result<T, Stop>,
+    work: impl FnOnce(&mut Game<Board, Solver>, Position, &Turned) -> Result<T, Stop>,
 ) -> Result<T, Error> {
     let result = with_memory(board.cells(), |mut memory| {
         let symmetry = memory.canonical_symmetry(board, a, b);
         memory.table.new_search();
         let root = Position {
             footholds: board.footholds,
-            me: board.map(symmetry, a),
-            you: board.map(symmetry, b),
+            me: board.grid.map(symmetry, a),
+            you: board.grid.map(symmetry, b),
         };
         let mut solver = Solver::new(board, memory, budget);
-        let result = work(&mut solver, root, &Turned { board, symmetry });
+        let mut game = Game {
+            rules: board,
+            answers: &mut solver,
+        };
+        let result = work(&mut game, root, &Turned { board, symmetry });
         (solver.into_memory(), result)
     })?;
     Ok(result?)

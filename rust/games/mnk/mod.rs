@@ -12,9 +12,13 @@ pub mod search;
 pub mod solved;
 pub mod tablebase;
 
-use crate::engine::budget::Budget;
-use crate::engine::driver::{self, AsGiven, Label, MoveAnswer, Player, Solution};
+use crate::engine::budget::{Budget, Stop};
+use crate::engine::driver::{
+    self, Answers, AsGiven, Game, Label, MoveAnswer, Player, Rules, Solution,
+};
 use crate::engine::error::{Error, Result, malformed};
+use crate::engine::score::Score;
+use crate::engine::table::Table;
 use crate::input::grid::Grid;
 use crate::input::marks::{EMPTY, O, X};
 use crate::input::{Item, MAX_CELLS};
@@ -112,6 +116,47 @@ impl Geometry {
     pub fn has_line(&self, stones: u64) -> bool {
         self.windows.iter().any(|&w| w & !stones == 0)
     }
+
+    /// Do the lines of `stones` share a cell? A winner's last move completed every line it
+    /// has, so a legal winner's lines do.
+    pub fn lines_share_a_cell(&self, stones: u64) -> bool {
+        let common = self
+            .windows
+            .iter()
+            .filter(|&&w| stones & w == w)
+            .fold(u64::MAX, |common, &w| common & w);
+        common != 0
+    }
+}
+
+/// The rules of play over X and O masks: X moves first, play stops at the first line.
+impl Rules for Geometry {
+    type Position = Board;
+
+    fn moves(&self, board: &Board) -> u64 {
+        if self.has_line(board.x) || self.has_line(board.o) {
+            return 0;
+        }
+        self.full & !(board.x | board.o)
+    }
+
+    fn play(&self, board: &Board, cell: u8) -> Board {
+        if board.x_to_move() {
+            Board {
+                x: board.x | 1 << cell,
+                o: board.o,
+            }
+        } else {
+            Board {
+                x: board.x,
+                o: board.o | 1 << cell,
+            }
+        }
+    }
+
+    fn cells_left(&self, board: &Board) -> u32 {
+        (self.full & !(board.x | board.o)).count_ones()
+    }
 }
 
 /// A board as X and O masks.
@@ -190,13 +235,7 @@ impl Board {
             (false, false) => None,
         };
         if let Some((x_won, stones)) = winner {
-            // The winner's last move completed every line it has, so they share a cell.
-            let common = geometry
-                .windows
-                .iter()
-                .filter(|&&w| stones & w == w)
-                .fold(u64::MAX, |common, &w| common & w);
-            if common == 0 {
+            if !geometry.lines_share_a_cell(stones) {
                 let name = if x_won { "X" } else { "O" };
                 return Err(Error::Illegal(format!(
                     "{name}'s lines of {k} share no cell, so no single last move made them all \
@@ -244,6 +283,52 @@ pub struct Query {
     pub board: Board,
 }
 
+/// Where a search's transposition table comes from.
+pub enum TableUse<'t> {
+    /// This thread's kept table of that many bytes (single calls).
+    Kept(usize),
+    /// A batch worker's own table.
+    Own(&'t mut Table),
+}
+
+/// The answer sources of an m,n,k position: the (3,3,3) game from its solved table, any other
+/// from the search. (Tablebases are asked by the Python layer.)
+enum Source<'a, 'b> {
+    Solved(solved::Lookup),
+    Search(search::Solver<'a, 'b>),
+}
+
+impl Answers<Geometry> for Source<'_, '_> {
+    fn exact(&mut self, rules: &Geometry, board: &Board) -> StopResult<Score> {
+        match self {
+            Source::Solved(table) => table.exact(rules, board),
+            Source::Search(solver) => solver.exact(rules, board),
+        }
+    }
+
+    fn window(
+        &mut self,
+        rules: &Geometry,
+        board: &Board,
+        alpha: Score,
+        beta: Score,
+    ) -> StopResult<Score> {
+        match self {
+            Source::Solved(table) => table.window(rules, board, alpha, beta),
+            Source::Search(solver) => solver.window(rules, board, alpha, beta),
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        match self {
+            Source::Solved(_) => 0,
+            Source::Search(solver) => solver.nodes(),
+        }
+    }
+}
+
+type StopResult<T> = std::result::Result<T, Stop>;
+
 impl Query {
     /// Checks k against the board and the board against the rules of play.
     pub fn new(grid: &Grid<u8>, k: i128) -> Result<Query> {
@@ -257,12 +342,6 @@ impl Query {
         self.engine.geometry.cols
     }
 
-    /// The (3,3,3) game is answered from its solved table.
-    fn solved_code(&self) -> Option<usize> {
-        let g = &self.engine.geometry;
-        ((g.rows, g.cols, g.k) == (3, 3, 3)).then(|| solved::code_of_board(self.board))
-    }
-
     fn to_move(&self) -> Player {
         if self.board.x_to_move() {
             Player::First
@@ -271,68 +350,58 @@ impl Query {
         }
     }
 
-    pub fn solve(&self, table_bytes: usize, budget: &mut Budget) -> Result<Solution> {
-        let to_move = self.to_move();
-        if let Some(code) = self.solved_code() {
-            return Ok(driver::solve(
-                &mut solved::table().lookup(),
-                &code,
-                to_move,
-                &AsGiven,
-            )?);
+    /// Runs `work` on the position's rules and answer source.
+    fn answer<T>(
+        &self,
+        table: TableUse,
+        budget: &mut Budget,
+        work: impl FnOnce(&mut Game<Geometry, Source>) -> StopResult<T>,
+    ) -> Result<T> {
+        let geometry = &self.engine.geometry;
+        if (geometry.rows, geometry.cols, geometry.k) == (3, 3, 3) {
+            let mut source = Source::Solved(solved::table().lookup());
+            return Ok(work(&mut Game {
+                rules: geometry,
+                answers: &mut source,
+            })?);
         }
-        let (mine, theirs) = self.board.relative();
-        let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, false, budget, |solver| {
-            Ok(driver::solve(solver, &root, to_move, &AsGiven)?)
+        let with = |table: &mut Table| {
+            let mut source = Source::Search(search::Solver::new(&self.engine, table, budget));
+            Ok(work(&mut Game {
+                rules: geometry,
+                answers: &mut source,
+            })?)
+        };
+        match table {
+            TableUse::Kept(bytes) => search::with_kept_table(&self.engine, bytes, with),
+            TableUse::Own(table) => with(table),
+        }
+    }
+
+    pub fn solve(&self, table: TableUse, budget: &mut Budget) -> Result<Solution> {
+        let to_move = self.to_move();
+        self.answer(table, budget, |game| {
+            driver::solve(game, &self.board, to_move, &AsGiven)
         })
     }
 
-    pub fn analyze(&self, table_bytes: usize, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
-        if let Some(code) = self.solved_code() {
-            return Ok(driver::analyze(
-                &mut solved::table().lookup(),
-                &code,
-                &AsGiven,
-            )?);
-        }
-        let (mine, theirs) = self.board.relative();
-        let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, false, budget, |solver| {
-            Ok(driver::analyze(solver, &root, &AsGiven)?)
+    pub fn analyze(&self, table: TableUse, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        self.answer(table, budget, |game| {
+            driver::analyze(game, &self.board, &AsGiven)
         })
     }
 
     /// The position's batch label (with every move's answer when `moves`).
-    pub fn label(&self, table_bytes: usize, budget: &mut Budget, moves: bool) -> Result<Label> {
-        if let Some(code) = self.solved_code() {
-            return Ok(driver::label(
-                &mut solved::table().lookup(),
-                &code,
-                moves,
-                &AsGiven,
-            )?);
-        }
-        let (mine, theirs) = self.board.relative();
-        let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, true, budget, |solver| {
-            Ok(driver::label(solver, &root, moves, &AsGiven)?)
+    pub fn label(&self, table: TableUse, budget: &mut Budget, moves: bool) -> Result<Label> {
+        self.answer(table, budget, |game| {
+            driver::label(game, &self.board, moves, &AsGiven)
         })
     }
 
     /// The first best move, or `None` once the game is over.
-    pub fn best_move(&self, table_bytes: usize, budget: &mut Budget) -> Result<Option<u8>> {
-        if let Some(code) = self.solved_code() {
-            return Ok(driver::best_move(
-                &mut solved::table().lookup(),
-                &code,
-                &AsGiven,
-            )?);
-        }
-        let (mine, theirs) = self.board.relative();
-        let root = self.engine.node(mine, theirs);
-        search::with_solver(&self.engine, table_bytes, false, budget, |solver| {
-            Ok(driver::best_move(solver, &root, &AsGiven)?)
+    pub fn best_move(&self, table: TableUse, budget: &mut Budget) -> Result<Option<u8>> {
+        self.answer(table, budget, |game| {
+            driver::best_move(game, &self.board, &AsGiven)
         })
     }
 }

@@ -14,12 +14,13 @@
 //!   threaten, then centre first.
 
 use crate::engine::budget::{Budget, Stop};
-use crate::engine::driver::Search;
+use crate::engine::driver::Answers;
 use crate::engine::error::Error;
 use crate::engine::score::{self, DRAW, Score};
+use crate::engine::symmetry::Symmetries;
 use crate::engine::table::{self, Stored, Table};
 use crate::engine::window::{Window, cells_of};
-use crate::games::mnk::Geometry;
+use crate::games::mnk::{Board, Geometry};
 use std::sync::{Arc, Mutex};
 
 const NO_MOVE: u8 = u8::MAX;
@@ -65,39 +66,22 @@ pub struct Engine {
 impl Engine {
     pub fn new(geometry: Geometry) -> Engine {
         let (rows, cols) = (geometry.rows, geometry.cols);
-        // The 4 symmetries of a rectangle, and 4 more (transposing ones) of a square.
-        let image = |symmetry: usize, r: usize, c: usize| {
-            let (r, c) = if symmetry >= 4 { (c, r) } else { (r, c) };
-            let (last_row, last_col) = if symmetry >= 4 {
-                (cols - 1, rows - 1)
-            } else {
-                (rows - 1, cols - 1)
-            };
-            match symmetry % 4 {
-                0 => (r, c),
-                1 => (last_row - r, c),
-                2 => (r, last_col - c),
-                _ => (last_row - r, last_col - c),
-            }
-        };
-        let count = if rows == cols { 8 } else { 4 };
         let cells = geometry.cells();
-        let symmetries: Vec<[u8; 64]> = (0..count)
-            .map(|symmetry| {
+        let grid = Symmetries::of(rows, cols);
+        let symmetries: Vec<[u8; 64]> = (0..grid.count())
+            .map(|which| {
                 let mut permutation = [0u8; 64];
                 for (cell, target) in permutation.iter_mut().enumerate().take(cells) {
-                    let (r, c) = image(symmetry, cell / cols, cell % cols);
-                    *target = (r * cols + c) as u8;
+                    *target = grid.map(which, cell as u8);
                 }
                 permutation
             })
             .collect();
-        let inverses = symmetries
-            .iter()
-            .map(|permutation| {
+        let inverses = (0..grid.count())
+            .map(|which| {
                 let mut inverse = [0u8; 64];
-                for cell in 0..cells {
-                    inverse[permutation[cell] as usize] = cell as u8;
+                for (cell, source) in inverse.iter_mut().enumerate().take(cells) {
+                    *source = grid.unmap(which, cell as u8);
                 }
                 inverse
             })
@@ -240,7 +224,7 @@ struct Threats {
 
 pub struct Solver<'a, 'b> {
     engine: &'a Engine,
-    table: Table,
+    table: &'a mut Table,
     budget: &'a mut Budget<'b>,
 }
 
@@ -258,15 +242,14 @@ thread_local! {
     static KEPT: std::cell::RefCell<Option<KeptTable>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `work` on a solver whose table holds `table_bytes`, reusing this thread's kept table
-/// when it fits. The table is kept for the thread's next search when it is small, or whatever
-/// its size with `keep_any` (a batch worker, whose thread ends with its batch).
-pub fn with_solver<T>(
+/// Runs `work` with a table of `table_bytes` for `engine`'s geometry: this thread's kept
+/// table when it is of that size, else a new one. Small tables are kept for the thread's next
+/// search on the same geometry (entries are exact facts about positions of the geometry, true
+/// for every later search on it); big ones are freed with the search.
+pub fn with_kept_table<T>(
     engine: &Engine,
     table_bytes: usize,
-    keep_any: bool,
-    budget: &mut Budget,
-    work: impl FnOnce(&mut Solver) -> Result<T, Error>,
+    work: impl FnOnce(&mut Table) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let geometry = &engine.geometry;
     let shape = (geometry.rows, geometry.cols, geometry.k);
@@ -276,20 +259,21 @@ pub fn with_solver<T>(
         .filter(|(kept_shape, table)| {
             *kept_shape == shape && table.bytes() == Table::with_bytes_size(table_bytes)
         });
-    let table = match kept {
+    let mut table = match kept {
         Some((_, table)) => table,
         None => Table::with_bytes(table_bytes)?,
     };
-    let mut solver = Solver {
-        engine,
-        table,
-        budget,
-    };
-    let result = work(&mut solver);
-    if keep_any || solver.table.bytes() <= KEPT_TABLE_BYTES {
-        KEPT.with(|kept| *kept.borrow_mut() = Some((shape, solver.table)));
+    let result = work(&mut table);
+    if table.bytes() <= KEPT_TABLE_BYTES {
+        KEPT.with(|kept| *kept.borrow_mut() = Some((shape, table)));
     }
     result
+}
+
+/// A batch worker's table: at least 16 MiB, kept for all the worker's rows and freed with it.
+pub fn batch_table(engine: &Engine, table_bytes: usize) -> Result<Table, Error> {
+    let table_bytes = table_bytes.min(usable_table_bytes(engine.geometry.cells()));
+    Ok(Table::with_bytes(table_bytes)?)
 }
 
 impl Solver<'_, '_> {
@@ -460,31 +444,33 @@ impl Solver<'_, '_> {
     }
 }
 
-impl Search for Solver<'_, '_> {
-    type Position = Node;
-
-    fn moves(&self, node: &Node) -> u64 {
-        let geometry = &self.engine.geometry;
-        if geometry.has_line(node.theirs) {
-            return 0;
+impl<'a, 'b> Solver<'a, 'b> {
+    pub fn new(engine: &'a Engine, table: &'a mut Table, budget: &'a mut Budget<'b>) -> Self {
+        Solver {
+            engine,
+            table,
+            budget,
         }
-        geometry.full & !(node.mine | node.theirs)
+    }
+}
+
+impl Answers<Geometry> for Solver<'_, '_> {
+    fn exact(&mut self, _: &Geometry, board: &Board) -> Result<Score, Stop> {
+        let (mine, theirs) = board.relative();
+        let node = self.engine.node(mine, theirs);
+        self.exact_score(&node)
     }
 
-    fn play(&self, node: &Node, cell: u8) -> Node {
-        self.engine.play(node, cell)
-    }
-
-    fn cells_left(&self, node: &Node) -> u32 {
-        (self.engine.geometry.full & !(node.mine | node.theirs)).count_ones()
-    }
-
-    fn exact_score(&mut self, node: &Node) -> Result<Score, Stop> {
-        Solver::exact_score(self, node)
-    }
-
-    fn window_score(&mut self, node: &Node, alpha: Score, beta: Score) -> Result<Score, Stop> {
-        self.negamax(node, alpha, beta)
+    fn window(
+        &mut self,
+        _: &Geometry,
+        board: &Board,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Score, Stop> {
+        let (mine, theirs) = board.relative();
+        let node = self.engine.node(mine, theirs);
+        self.negamax(&node, alpha, beta)
     }
 
     fn nodes(&self) -> u64 {
@@ -516,16 +502,25 @@ pub fn engine(rows: usize, cols: usize, k: i128) -> Result<Arc<Engine>, Error> {
 mod tests {
     use super::*;
     use crate::engine::budget::unlimited;
-    use crate::engine::driver::{self, AsGiven, Player, Solution};
+    use crate::engine::driver::{self, AsGiven, Game, Player, Solution};
     use crate::games::mnk::exhaustive::exhaustive_score;
     use std::collections::HashMap;
 
     fn solve_empty(rows: usize, cols: usize, k: i128) -> Solution {
         let engine = Engine::new(Geometry::new(rows, cols, k).unwrap());
-        let root = engine.node(0, 0);
         unlimited(|budget| {
-            with_solver(&engine, 1 << 22, false, budget, |solver| {
-                Ok(driver::solve(solver, &root, Player::First, &AsGiven)?)
+            with_kept_table(&engine, 1 << 22, |table| {
+                let mut solver = Solver::new(&engine, table, budget);
+                let mut game = Game {
+                    rules: &engine.geometry,
+                    answers: &mut solver,
+                };
+                Ok(driver::solve(
+                    &mut game,
+                    &Board { x: 0, o: 0 },
+                    Player::First,
+                    &AsGiven,
+                )?)
             })
         })
         .unwrap()
@@ -569,8 +564,8 @@ mod tests {
                     let node = engine.node(mine, theirs);
                     let exact = exhaustive_score(&geometry, mine, theirs, &mut memo);
                     let fast = unlimited(|budget| {
-                        with_solver(&engine, 1 << 16, false, budget, |solver| {
-                            Ok(Solver::exact_score(solver, &node)?)
+                        with_kept_table(&engine, 1 << 16, |table| {
+                            Ok(Solver::new(&engine, table, budget).exact_score(&node)?)
                         })
                     });
                     assert_eq!(fast, Ok(exact));

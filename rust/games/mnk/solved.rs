@@ -8,12 +8,12 @@
 //! by the exhaustive search from the empty board, which reaches exactly the legal positions.
 
 use crate::engine::budget::Stop;
-use crate::engine::driver::Search;
+use crate::engine::driver::Answers;
 use crate::engine::error::Error;
 use crate::engine::score::{self, Score};
 use crate::games::mnk::exhaustive::{Memo, exhaustive_score};
 use crate::games::mnk::{Board, Geometry};
-use crate::input::marks::{EMPTY, O, X};
+use crate::input::marks::EMPTY;
 use std::sync::OnceLock;
 
 pub const CELLS: usize = 9;
@@ -94,8 +94,10 @@ fn relative_code(mine: u64, theirs: u64) -> usize {
     code_of_board(board)
 }
 
-fn geometry() -> Geometry {
-    Geometry::new(3, 3, 3).expect("3x3 is a valid m,n,k board")
+/// The (3,3,3) game's geometry: the rules every tic-tac-toe answer is played by.
+pub fn geometry() -> &'static Geometry {
+    static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
+    GEOMETRY.get_or_init(|| Geometry::new(3, 3, 3).expect("3x3 is a valid m,n,k board"))
 }
 
 /// Fills the table: the exhaustive search from the empty board scores every legal position
@@ -107,7 +109,7 @@ pub fn build_table() -> Table {
         value: vec![NOT_LEGAL; CODES].into_boxed_slice(),
         best_move: vec![NOT_LEGAL; CODES].into_boxed_slice(),
     };
-    exhaustive_score(&geometry(), 0, 0, &mut table);
+    exhaustive_score(geometry(), 0, 0, &mut table);
     table
 }
 
@@ -119,7 +121,7 @@ pub fn table() -> &'static Table {
 
 /// Why a code is not a legal position.
 pub fn illegal_reason(code: usize) -> Error {
-    match board_of_code(code).status(&geometry()) {
+    match board_of_code(code).status(geometry()) {
         Err(error) => error,
         Ok(_) => unreachable!("every legal position is in the table"),
     }
@@ -149,39 +151,24 @@ impl Table {
     }
 }
 
-/// The solved table seen as a [`Search`] over codes: the driver gets best moves, lines and
-/// analyses from it without a node searched.
+/// The solved table as an answer source over the m,n,k rules: the driver gets best moves,
+/// lines and analyses from it without a node searched.
+#[derive(Clone, Copy)]
 pub struct Lookup(&'static Table);
 
-impl Search for Lookup {
-    type Position = usize;
-
-    fn moves(&self, code: &usize) -> u64 {
-        // Final positions have no best moves, and every move of a live one is legal.
-        if self.0.best[*code] == 0 {
-            return 0;
-        }
-        let board = board_of_code(*code);
-        !(board.x | board.o) & 0x1ff
+impl Answers<Geometry> for Lookup {
+    fn exact(&mut self, _: &Geometry, board: &Board) -> Result<Score, Stop> {
+        Ok(Score::from(self.0.score[code_of_board(*board)]))
     }
 
-    fn play(&self, code: &usize, cell: u8) -> usize {
-        let board = board_of_code(*code);
-        let mark = if board.x_to_move() { X } else { O } as usize;
-        code + mark * POW3[cell as usize] as usize
-    }
-
-    fn cells_left(&self, code: &usize) -> u32 {
-        let board = board_of_code(*code);
-        CELLS as u32 - (board.x | board.o).count_ones()
-    }
-
-    fn exact_score(&mut self, code: &usize) -> Result<Score, Stop> {
-        Ok(Score::from(self.0.score[*code]))
-    }
-
-    fn window_score(&mut self, code: &usize, _: Score, _: Score) -> Result<Score, Stop> {
-        self.exact_score(code)
+    fn window(
+        &mut self,
+        rules: &Geometry,
+        board: &Board,
+        _: Score,
+        _: Score,
+    ) -> Result<Score, Stop> {
+        self.exact(rules, board)
     }
 
     fn nodes(&self) -> u64 {

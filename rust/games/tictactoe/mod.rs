@@ -4,11 +4,11 @@
 
 pub mod batch;
 
-use crate::engine::driver::{self, AsGiven, MoveAnswer, Player, Solution};
+use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
 use crate::engine::error::{Result, malformed};
 use crate::engine::score;
-use crate::games::mnk::Board;
-use crate::games::mnk::solved::{self, CELLS, POW3, code_of_board, table};
+use crate::games::mnk::solved::{self, CELLS, Lookup, POW3, code_of_board, table};
+use crate::games::mnk::{Board, Geometry};
 use crate::input::grid::CellReader;
 use crate::input::marks::{EMPTY, MarkReader, O, X};
 use crate::input::{Item, board_type_error};
@@ -148,11 +148,21 @@ pub fn best_move(code: usize) -> Result<Option<u8>> {
     Ok(u8::try_from(table().best_move[code]).ok())
 }
 
+/// The rules of the (3,3,3) game with its solved table as the answer source.
+fn from_table(lookup: &mut Lookup) -> Game<'_, Geometry, Lookup> {
+    Game {
+        rules: solved::geometry(),
+        answers: lookup,
+    }
+}
+
 pub fn solve(code: usize) -> Result<Solution> {
     table().legal_score(code)?;
+    let board = solved::board_of_code(code);
+    let mut lookup = table().lookup();
     Ok(driver::solve(
-        &mut table().lookup(),
-        &code,
+        &mut from_table(&mut lookup),
+        &board,
         to_move_of(code),
         &AsGiven,
     )?)
@@ -161,7 +171,13 @@ pub fn solve(code: usize) -> Result<Solution> {
 /// Each legal move with its value for the player making it and the plies from now with it.
 pub fn analyze(code: usize) -> Result<Vec<MoveAnswer>> {
     table().legal_score(code)?;
-    Ok(driver::analyze(&mut table().lookup(), &code, &AsGiven)?)
+    let board = solved::board_of_code(code);
+    let mut lookup = table().lookup();
+    Ok(driver::analyze(
+        &mut from_table(&mut lookup),
+        &board,
+        &AsGiven,
+    )?)
 }
 
 #[cfg(test)]
