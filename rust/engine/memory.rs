@@ -3,12 +3,14 @@
 //!
 //! * [`zeroed`]: a `Vec` of zeros, from the allocator's zeroed memory (fresh pages from the
 //!   system cost nothing until they are written).
-//! * [`HugeBuffer`]: a zeroed buffer aligned to 2 MiB, advised onto 2 MiB pages before its first
-//!   touch. Transposition tables are read at random: with 4 KiB pages nearly every probe of a
-//!   large table also misses the TLB. The advice only takes effect on an aligned range that
-//!   was not yet touched, hence this type; a plain `Vec` cannot promise either.
+//! * [`HugeBuffer`]: a zeroed buffer; from 2 MiB up, fresh pages mapped from the system, aligned
+//!   to 2 MiB and advised onto 2 MiB pages before their first touch. Transposition tables are
+//!   read at random: with 4 KiB pages nearly every probe of a large table also misses the TLB.
+//!   The advice only takes effect on an aligned range that was not yet touched, hence this
+//!   type; a plain `Vec` cannot promise either. Pages are zero until written, so a table costs
+//!   memory only as far as it is used.
 
-use std::alloc::{Layout, alloc, alloc_zeroed, dealloc};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
 
 /// A buffer could not be allocated: the machine has not that much memory to give.
@@ -68,7 +70,14 @@ const HUGE_PAGE: usize = 2 << 20;
 pub struct HugeBuffer<T: Zeroable> {
     pointer: NonNull<T>,
     len: usize,
-    layout: Layout,
+    memory: Memory,
+}
+
+/// Where a buffer's memory came from, to give it back the same way.
+enum Memory {
+    Heap(Layout),
+    #[cfg(target_os = "linux")]
+    Mapped(usize),
 }
 
 // SAFETY: the buffer owns its items, like a `Box<[T]>`.
@@ -79,38 +88,62 @@ unsafe impl<T: Zeroable + Sync> Sync for HugeBuffer<T> {}
 impl<T: Zeroable> HugeBuffer<T> {
     pub fn zeroed(len: usize) -> Result<HugeBuffer<T>, OutOfMemory> {
         let bytes = len.saturating_mul(size_of::<T>());
-        let huge = bytes >= HUGE_PAGE;
-        let align = if huge {
-            HUGE_PAGE
-        } else {
-            align_of::<T>().max(64)
-        };
-        let layout =
-            Layout::from_size_align(bytes.max(1), align).map_err(|_| OutOfMemory { bytes })?;
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe {
-            if huge {
-                alloc(layout)
-            } else {
-                alloc_zeroed(layout)
-            }
-        };
-        let pointer = NonNull::new(raw.cast::<T>()).ok_or(OutOfMemory { bytes })?;
-        if huge {
-            #[cfg(target_os = "linux")]
-            // SAFETY: advice on the whole range this buffer owns, aligned to a huge page; it
-            // changes no contents, and failure only means small pages.
-            unsafe {
-                libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE);
-            }
-            // Written after the advice, so the pages it faults in are huge ones.
-            // SAFETY: `raw` is valid for `layout.size()` bytes of writes.
-            unsafe { raw.write_bytes(0, layout.size()) };
+        let failure = OutOfMemory { bytes };
+        #[cfg(target_os = "linux")]
+        if bytes >= HUGE_PAGE {
+            return Self::mapped(len, bytes).ok_or(failure);
         }
+        let layout =
+            Layout::from_size_align(bytes.max(1), align_of::<T>().max(64)).map_err(|_| failure)?;
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { alloc_zeroed(layout) };
+        let pointer = NonNull::new(raw.cast::<T>()).ok_or(failure)?;
         Ok(HugeBuffer {
             pointer,
             len,
-            layout,
+            memory: Memory::Heap(layout),
+        })
+    }
+
+    /// Fresh pages from the system (zero until written, so a large table costs nothing until
+    /// it is used), aligned to a huge page and advised onto huge ones.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, bytes: usize) -> Option<HugeBuffer<T>> {
+        let size = bytes.div_ceil(HUGE_PAGE).checked_mul(HUGE_PAGE)?;
+        let reserved = size.checked_add(HUGE_PAGE)?;
+        // SAFETY: a new private anonymous mapping; nothing else refers to it.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                reserved,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            return None;
+        }
+        let start = raw as usize;
+        let aligned = start.next_multiple_of(HUGE_PAGE);
+        // SAFETY: the head before the aligned start and the tail after `size` bytes are parts
+        // of the mapping just made, unmapped so that exactly the aligned range stays; the
+        // advice changes no contents (failure only means small pages).
+        unsafe {
+            if aligned > start {
+                libc::munmap(raw, aligned - start);
+            }
+            let tail = start + reserved - (aligned + size);
+            if tail > 0 {
+                libc::munmap((aligned + size) as *mut libc::c_void, tail);
+            }
+            libc::madvise(aligned as *mut libc::c_void, size, libc::MADV_HUGEPAGE);
+        }
+        Some(HugeBuffer {
+            pointer: NonNull::new(aligned as *mut T)?,
+            len,
+            memory: Memory::Mapped(size),
         })
     }
 }
@@ -132,8 +165,15 @@ impl<T: Zeroable> std::ops::DerefMut for HugeBuffer<T> {
 
 impl<T: Zeroable> Drop for HugeBuffer<T> {
     fn drop(&mut self) {
-        // SAFETY: allocated in `zeroed` with this very layout.
-        unsafe { dealloc(self.pointer.as_ptr().cast(), self.layout) };
+        match self.memory {
+            // SAFETY: allocated in `zeroed` with this very layout.
+            Memory::Heap(layout) => unsafe { dealloc(self.pointer.as_ptr().cast(), layout) },
+            #[cfg(target_os = "linux")]
+            // SAFETY: mapped in `mapped` with this very size, and no longer used.
+            Memory::Mapped(size) => unsafe {
+                libc::munmap(self.pointer.as_ptr().cast(), size);
+            },
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod driver;
 pub mod error;
 pub mod memory;
 pub mod pool;
+pub mod random;
 pub mod score;
 pub mod symmetry;
 pub mod table;

@@ -310,3 +310,89 @@ pub fn sequence_items<'py>(
     }
     Ok(items)
 }
+
+/// The arguments of `random_positions`: how many, the seed (None: one drawn from the system)
+/// and the range of plies to play (an int, a (low, high) pair, or None: 0 to `most`).
+pub struct RandomArgs {
+    pub count: usize,
+    pub seed: u64,
+    pub low: u32,
+    pub high: u32,
+}
+
+impl RandomArgs {
+    pub fn new(
+        count: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        plies: Option<&Bound<'_, PyAny>>,
+        most: u32,
+    ) -> PyResult<RandomArgs> {
+        let count = match int_arg(count, "n")? {
+            n @ 0..=0xff_ffff_ffff => n as usize,
+            n => {
+                return Err(PyValueError::new_err(format!(
+                    "n must be between 0 and 2^40, got {n}"
+                )));
+            }
+        };
+        let seed = match seed.filter(|seed| !seed.is_none()) {
+            None => {
+                use std::hash::{BuildHasher, RandomState};
+                RandomState::new().hash_one(std::time::SystemTime::now())
+            }
+            Some(seed) => match int_arg(seed, "seed")? {
+                s @ 0..=0xffff_ffff_ffff_ffff => s as u64,
+                s => {
+                    return Err(PyValueError::new_err(format!(
+                        "seed must be between 0 and 2^64 - 1, got {s}"
+                    )));
+                }
+            },
+        };
+        let (low, high) = match plies.filter(|plies| !plies.is_none()) {
+            None => (0, i128::from(most)),
+            Some(plies) => {
+                if let Ok(pair) = plies.cast::<pyo3::types::PyTuple>() {
+                    if pair.len() != 2 {
+                        return Err(PyValueError::new_err(format!(
+                            "plies must be an int or a (low, high) pair, got a tuple of {}",
+                            pair.len()
+                        )));
+                    }
+                    (
+                        int_arg(&pair.get_item(0)?, "plies")?,
+                        int_arg(&pair.get_item(1)?, "plies")?,
+                    )
+                } else {
+                    let plies = int_arg(plies, "plies")?;
+                    (plies, plies)
+                }
+            }
+        };
+        if !(0 <= low && low <= high && high <= i128::from(most)) {
+            return Err(PyValueError::new_err(format!(
+                "plies must lie in 0..{most} with low <= high, got ({low}, {high})"
+            )));
+        }
+        Ok(RandomArgs {
+            count,
+            seed,
+            low: low as u32,
+            high: high as u32,
+        })
+    }
+
+    /// `count` rows of `width` zeros, or `MemoryError`.
+    pub fn rows<T: crate::engine::memory::Zeroable>(&self, width: usize) -> PyResult<Vec<T>> {
+        zeroed(self.count.saturating_mul(width)).map_err(memory_error)
+    }
+}
+
+/// A numpy array of `rows` with `shape` (the product of `shape` is the length of `rows`).
+pub fn shaped<'py, T: numpy::Element>(
+    py: Python<'py>,
+    rows: Vec<T>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, rows).reshape(shape)?.into_any())
+}

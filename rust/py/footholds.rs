@@ -5,20 +5,22 @@ use crate::input::Item;
 use crate::input::rows::RowsOf;
 use crate::py::arrays::{Boards, Reader};
 use crate::py::batch::{
-    OnError, Parsed, errors_arg, is_array, sequence_items, solve_batch, threads_arg,
+    OnError, Parsed, RandomArgs, detached, errors_arg, is_array, sequence_items, shaped,
+    solve_batch, threads_arg,
 };
 use crate::py::convert::{
     Names, err, node_limit_arg, search_detached, to_analysis, to_item, to_solution,
 };
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve, module)?)?;
     module.add_function(wrap_pyfunction!(total_moves, module)?)?;
     module.add_function(wrap_pyfunction!(analyze, module)?)?;
     module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
     Ok(())
 }
 
@@ -292,5 +294,82 @@ fn batch_solve<'py>(
         || Ok(()),
         |(), &(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
         |&(index, _, _)| parsed_boards[index].footholds.count_ones(),
+    )
+}
+
+/// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
+/// to move in each (an even number of moves: an odd draw plays one fewer): ``(boards, alocs,
+/// blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64 ``(n, 2)`` pieces, as
+/// ``batch_solve`` takes them. A piece may stand on a vanished cell once its game is over.
+#[pyfunction]
+#[pyo3(signature = (board, aloc, bloc, n, *, seed=None, plies=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn random_positions<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    aloc: &Bound<'py, PyAny>,
+    bloc: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    plies: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    use crate::engine::random::{SplitMix64, fill_rows, play, plies_of};
+    let call = Call::new(board, aloc, bloc, None)?;
+    let board = &call.board;
+    let cells = board.cells();
+    let args = RandomArgs::new(n, seed, plies, board.footholds.count_ones())?;
+    let threads = threads_arg(threads)?;
+    // A row: the standing cells, then A's and B's cells.
+    let width = cells + 2;
+    let mut out: Vec<u8> = args.rows(width)?;
+    let start = game::Position {
+        footholds: board.footholds,
+        me: call.a,
+        you: call.b,
+    };
+    detached(py, false, "", |monitor| {
+        fill_rows(
+            &mut out,
+            width,
+            threads,
+            |row, items| {
+                let mut random = SplitMix64::for_row(args.seed, row as u64);
+                let plies = plies_of(&mut random, args.low, args.high) & !1;
+                let end = play(board, &start, plies, &mut random);
+                // After an even number of moves "me" is A again, unless the game ended on
+                // B's turn (an odd count played).
+                let played = board.footholds.count_ones() - end.footholds.count_ones();
+                let (a, b) = if played % 2 == 0 {
+                    (end.me, end.you)
+                } else {
+                    (end.you, end.me)
+                };
+                for (cell, item) in items[..cells].iter_mut().enumerate() {
+                    *item = (end.footholds >> cell & 1) as u8;
+                }
+                (items[cells], items[cells + 1]) = (a, b);
+            },
+            monitor,
+        )
+    })?
+    .map_err(err)?;
+    let (rows, cols) = (board.rows, board.cols);
+    let mut boards: Vec<u8> = args.rows(cells)?;
+    let (mut alocs, mut blocs): (Vec<i64>, Vec<i64>) = (args.rows(2)?, args.rows(2)?);
+    for (row, items) in out.chunks(width).enumerate() {
+        boards[row * cells..(row + 1) * cells].copy_from_slice(&items[..cells]);
+        for (into, cell) in [(&mut alocs, items[cells]), (&mut blocs, items[cells + 1])] {
+            into[2 * row] = (cell as usize / cols) as i64;
+            into[2 * row + 1] = (cell as usize % cols) as i64;
+        }
+    }
+    PyTuple::new(
+        py,
+        [
+            shaped(py, boards, &[args.count, rows, cols])?,
+            shaped(py, alocs, &[args.count, 2])?,
+            shaped(py, blocs, &[args.count, 2])?,
+        ],
     )
 }

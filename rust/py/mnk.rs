@@ -6,7 +6,10 @@ use crate::games::mnk::{self as game, Board, Query, TableUse, search};
 use crate::input::grid::Grid;
 use crate::input::rows::RowsOf;
 use crate::py::arrays::Boards;
-use crate::py::batch::{OnError, Parsed, errors_arg, sequence_items, solve_batch, threads_arg};
+use crate::py::batch::{
+    OnError, Parsed, RandomArgs, detached, errors_arg, sequence_items, shaped, solve_batch,
+    threads_arg,
+};
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
     to_solution,
@@ -24,6 +27,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(best_move, module)?)?;
     module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
     module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
     Ok(())
 }
 
@@ -339,4 +343,59 @@ fn board_of_codes(cells: &[i64]) -> crate::engine::error::Result<Board> {
         }
     }
     Ok(board)
+}
+
+/// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
+/// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
+#[pyfunction]
+#[pyo3(signature = (rows, cols, k, n, *, seed=None, plies=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn random_positions<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyAny>,
+    cols: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    plies: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (rows, cols) = (int_arg(rows, "rows")?, int_arg(cols, "cols")?);
+    let grid = game::empty_board(rows, cols).map_err(err)?;
+    let engine = search::engine(grid.rows, grid.cols, int_arg(k, "k")?).map_err(err)?;
+    random_marks(py, &engine.geometry, n, seed, plies, threads)
+}
+
+/// Random positions of an m,n,k geometry (tic-tac-toe's too) as ``(n, rows, cols)`` codes.
+pub fn random_marks<'py>(
+    py: Python<'py>,
+    geometry: &game::Geometry,
+    n: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    plies: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use crate::engine::random::{SplitMix64, fill_rows, play, plies_of};
+    let cells = geometry.cells();
+    let args = RandomArgs::new(n, seed, plies, cells as u32)?;
+    let threads = threads_arg(threads)?;
+    let mut out: Vec<u8> = args.rows(cells)?;
+    detached(py, false, "", |monitor| {
+        fill_rows(
+            &mut out,
+            cells,
+            threads,
+            |row, codes| {
+                let mut random = SplitMix64::for_row(args.seed, row as u64);
+                let plies = plies_of(&mut random, args.low, args.high);
+                let board = play(geometry, &Board { x: 0, o: 0 }, plies, &mut random);
+                for (cell, code) in codes.iter_mut().enumerate() {
+                    *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
+                }
+            },
+            monitor,
+        )
+    })?
+    .map_err(err)?;
+    shaped(py, out, &[args.count, geometry.rows, geometry.cols])
 }

@@ -1,11 +1,12 @@
 //! The only code that knows Python: one file per game binds its functions into a submodule of
-//! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, and the private `_testing`), and
+//! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, `connect4`, `tablebase` and the private `_testing`), and
 //! `convert` holds what they share. Result types and exception classes are the Python
 //! package's own (`perfectplay._types`, `perfectplay.errors`), so both backends return and
 //! raise the very same classes.
 
 mod arrays;
 mod batch;
+mod connect4;
 mod convert;
 mod footholds;
 mod mnk;
@@ -37,6 +38,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(module, "tictactoe", tictactoe::register)?;
     add_submodule(module, "mnk", mnk::register)?;
     add_submodule(module, "footholds", footholds::register)?;
+    add_submodule(module, "connect4", connect4::register)?;
     add_submodule(module, "tablebase", tablebase::register)?;
     add_submodule(module, "_testing", testing::register)?;
     Ok(())

@@ -12,6 +12,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(backtrack_footholds, module)?)?;
     module.add_function(wrap_pyfunction!(exhaustive_mnk, module)?)?;
     module.add_function(wrap_pyfunction!(build_tictactoe_table, module)?)?;
+    module.add_function(wrap_pyfunction!(plain_connect4, module)?)?;
     Ok(())
 }
 
@@ -59,4 +60,21 @@ fn build_tictactoe_table() -> usize {
     (0..solved::CODES)
         .filter(|&code| table.is_reachable(code))
         .count()
+}
+
+/// The plain Connect Four search (every move, memoised, no pruning): ``score.rs``'s score of a
+/// position for the side to move, and its value and plies.
+#[pyfunction]
+#[pyo3(signature = (position, *, width=None, height=None))]
+fn plain_connect4(
+    position: &Bound<'_, PyAny>,
+    width: Option<i64>,
+    height: Option<i64>,
+) -> PyResult<(i32, i8, u32)> {
+    use crate::games::connect4::{self as connect4, plain};
+    let size = (width.map(i128::from), height.map(i128::from));
+    let (shape, position) = connect4::parse_position(&to_item(position)?, size).map_err(err)?;
+    let score = plain::plain_score(&shape, &position);
+    let plies = crate::engine::score::plies(score, shape.cells - position.moves);
+    Ok((score, crate::engine::score::value(score), plies))
 }

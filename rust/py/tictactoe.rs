@@ -33,6 +33,7 @@ pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(batch_values, module)?)?;
     module.add_function(wrap_pyfunction!(batch_best_move, module)?)?;
     module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
     Ok(())
 }
 
@@ -230,4 +231,17 @@ fn cells_of_code(mut code: usize) -> [u8; 9] {
         code /= 3;
     }
     cells
+}
+
+/// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
+#[pyfunction]
+#[pyo3(signature = (n, *, seed=None, plies=None, threads=None))]
+fn random_positions<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+    seed: Option<&Bound<'py, PyAny>>,
+    plies: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    crate::py::mnk::random_marks(py, solved::geometry(), n, seed, plies, threads)
 }

@@ -1,0 +1,606 @@
+//! Connect Four on boards of W columns and H rows: stones drop to the lowest empty cell of a
+//! column, the first player moves first, four in a row (horizontal, vertical or diagonal) wins,
+//! a full board without four is a draw. Moves are columns. This file holds the rules (the
+//! bitboards, playing, legality, the board forms read), `search` the solver, `table` its
+//! transposition table and `plain` the plain reference search the tests hold it to.
+//!
+//! **Bit layout** (Pascal Pons' and John Tromp's): column `c` is bits `c * (H + 1)` to
+//! `c * (H + 1) + H - 1`, bottom first, with one spare bit on top of each column, so that a
+//! shift by `H + 1` moves a stone one column over and a shift by 1 one row up without ever
+//! wrapping into the next column. W * (H + 1) <= 64: every size up to 8x7, 9x6, 10x5 and so on.
+//! A position is two such masks: the stones of the player to move (`current`) and every stone
+//! (`mask`). `current + mask + bottom` is a unique key (a 1 over each column's top stone marks
+//! its height).
+//!
+//! **Scores** inside the solver are Pons': from the side to move, a win with its stone after n
+//! stones scores `(W * H + 1 - n) / 2`, a loss the negative, a draw 0. `score.rs`'s score (one
+//! more than the cells left when the game ends) follows from it exactly, both ways, since the
+//! winner's stones fall on a fixed parity: see [`engine_score`] and [`pons_score`].
+
+pub mod plain;
+pub mod search;
+pub mod table;
+
+use crate::engine::driver::Rules;
+use crate::engine::error::{Error, Result, malformed};
+use crate::engine::score::Score;
+use crate::input::Item;
+use crate::input::marks::read_mark_grid;
+
+/// A board size with its masks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    pub width: u32,
+    pub height: u32,
+    /// Bits a column takes: H + 1.
+    pub stride: u32,
+    pub cells: u32,
+    /// The bottom cell of every column.
+    pub bottom: u64,
+    /// Every cell of the board.
+    pub board: u64,
+}
+
+impl Shape {
+    /// A board of `width` columns and `height` rows, as the caller gave them.
+    pub fn new(width: i128, height: i128) -> Result<Shape> {
+        for (name, side) in [("width", width), ("height", height)] {
+            if side < 1 {
+                return malformed!("{name} must be at least 1, got {side}");
+            }
+        }
+        if width.saturating_mul(height.saturating_add(1)) > 64 {
+            return malformed!(
+                "a {width}x{height} board does not fit: width * (height + 1) must be at most 64 \
+                 (7x6, 8x7, 9x6, 12x4 fit)"
+            );
+        }
+        let (width, height) = (width as u32, height as u32);
+        let stride = height + 1;
+        let bottom = (0..width).fold(0u64, |mask, col| mask | 1 << (col * stride));
+        Ok(Shape {
+            width,
+            height,
+            stride,
+            cells: width * height,
+            bottom,
+            board: bottom * ((1u64 << height) - 1),
+        })
+    }
+
+    /// The cells of column `col`.
+    #[inline]
+    pub fn column(&self, col: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (col * self.stride)
+    }
+
+    /// The bit of the cell at `row` (0 the bottom) of column `col`.
+    #[inline]
+    pub fn cell(&self, col: u32, row: u32) -> u64 {
+        1 << (col * self.stride + row)
+    }
+
+    /// Empty cells that would complete four for `stones` (none outside the board).
+    #[inline(always)]
+    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        let h = self.height;
+        // Vertical: three stones right below.
+        let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+        // Horizontal, and the two diagonals: three of the four cells around.
+        for shift in [h + 1, h, h + 2] {
+            let pair = (stones << shift) & (stones << (2 * shift));
+            cells |= pair & (stones << (3 * shift));
+            cells |= pair & (stones >> shift);
+            let pair = (stones >> shift) & (stones >> (2 * shift));
+            cells |= pair & (stones << shift);
+            cells |= pair & (stones >> (3 * shift));
+        }
+        cells & (self.board ^ mask)
+    }
+
+    /// Do `stones` hold four in a row?
+    #[inline(always)]
+    pub fn has_four(&self, stones: u64) -> bool {
+        let pairs = stones & (stones >> 1);
+        if pairs & (pairs >> 2) != 0 {
+            return true;
+        }
+        for shift in [self.height + 1, self.height, self.height + 2] {
+            let pairs = stones & (stones >> shift);
+            if pairs & (pairs >> (2 * shift)) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The columns of a mask of cells, as a set of column numbers.
+    #[inline]
+    pub fn columns_of(&self, cells: u64) -> u64 {
+        (0..self.width)
+            .filter(|&col| cells & self.column(col) != 0)
+            .fold(0, |set, col| set | 1 << col)
+    }
+}
+
+/// A position: the stones of the player to move, every stone, and how many were played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub current: u64,
+    pub mask: u64,
+    pub moves: u32,
+}
+
+impl Position {
+    pub const EMPTY: Position = Position {
+        current: 0,
+        mask: 0,
+        moves: 0,
+    };
+
+    /// A unique key of the position (see the module's notes).
+    #[inline(always)]
+    pub fn key(&self, shape: &Shape) -> u64 {
+        self.current + self.mask + shape.bottom
+    }
+
+    /// The cell each column's next stone lands on.
+    #[inline(always)]
+    pub fn landing(&self, shape: &Shape) -> u64 {
+        (self.mask + shape.bottom) & shape.board
+    }
+
+    /// The position after a stone at `cell` (a landing cell) of the player to move.
+    #[inline(always)]
+    pub fn play_cell(&self, cell: u64) -> Position {
+        Position {
+            current: self.current ^ self.mask,
+            mask: self.mask | cell,
+            moves: self.moves + 1,
+        }
+    }
+
+    /// The stones of the player who moved last.
+    #[inline(always)]
+    pub fn opponent(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// Has the player who moved last made four (the game is over)?
+    pub fn is_won(&self, shape: &Shape) -> bool {
+        shape.has_four(self.opponent())
+    }
+
+    pub fn can_play(&self, shape: &Shape, col: u32) -> bool {
+        self.landing(shape) & shape.column(col) != 0
+    }
+
+    /// Does the player to move complete four by playing `col` (a playable column)?
+    pub fn wins_with(&self, shape: &Shape, col: u32) -> bool {
+        shape.winning_cells(self.current, self.mask) & self.landing(shape) & shape.column(col) != 0
+    }
+}
+
+/// The rules of play: moves are columns; play stops at the first four or a full board.
+impl Rules for Shape {
+    type Position = Position;
+
+    fn moves(&self, position: &Position) -> u64 {
+        if position.is_won(self) {
+            return 0;
+        }
+        self.columns_of(position.landing(self))
+    }
+
+    fn play(&self, position: &Position, col: u8) -> Position {
+        position.play_cell(position.landing(self) & self.column(col.into()))
+    }
+
+    fn cells_left(&self, position: &Position) -> u32 {
+        self.cells - position.moves
+    }
+}
+
+/// `score.rs`'s score of a Pons score, for a position with `moves` stones on a board of `cells`
+/// cells: the winner's winning stone falls after `n` stones, `n` of the winner's parity.
+pub fn engine_score(pons: i32, moves: u32, cells: u32) -> Score {
+    if pons == 0 {
+        return 0;
+    }
+    let (cells, moves) = (cells as i32, moves as i32);
+    // The stones before the winning one: cells + 1 - 2|score| or one fewer (the division
+    // rounds down), of the winner's parity (the side to move's when it wins).
+    let winner_parity = if pons > 0 { moves % 2 } else { (moves + 1) % 2 };
+    let mut before = cells + 1 - 2 * pons.abs();
+    if before.rem_euclid(2) != winner_parity {
+        before -= 1;
+    }
+    let cells_left_at_end = cells - before - 1;
+    pons.signum() * (1 + cells_left_at_end)
+}
+
+/// The Pons score of a `score.rs` score: a win scores `cells - n` there and
+/// `(cells + 1 - n) / 2` here, `n` the stones before the winning one.
+pub fn pons_score(score: Score) -> i32 {
+    score.signum() * ((score.abs() + 1) / 2)
+}
+
+/// Why a move string or a list of moves cannot be played, and at which move (0-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadMove {
+    pub index: usize,
+    pub why: String,
+}
+
+/// Plays `columns` (0-based) from the empty board. A column off the board, a full column or a
+/// move after the game ended is a [`BadMove`]; so is a move completing four when `last_wins`
+/// is false (Pons' solver refuses such a line).
+pub fn play_columns(
+    shape: &Shape,
+    columns: impl IntoIterator<Item = i64>,
+    last_wins: bool,
+) -> std::result::Result<Position, BadMove> {
+    let mut position = Position::EMPTY;
+    let mut over = false;
+    for (index, col) in columns.into_iter().enumerate() {
+        let bad = |why: String| Err(BadMove { index, why });
+        if over {
+            return bad(format!(
+                "the game is over (four in a row) before move {}",
+                index + 1
+            ));
+        }
+        if !(0..i64::from(shape.width)).contains(&col) {
+            return bad(format!(
+                "column {col} is off the board (columns are 0..{} here)",
+                shape.width - 1
+            ));
+        }
+        let col = col as u32;
+        if !position.can_play(shape, col) {
+            return bad(format!("column {col} is full"));
+        }
+        if position.wins_with(shape, col) {
+            if !last_wins {
+                return bad(format!("column {col} completes four"));
+            }
+            over = true;
+        }
+        position = position.play_cell(position.landing(shape) & shape.column(col));
+        if position.moves == shape.cells {
+            over = true;
+        }
+    }
+    Ok(position)
+}
+
+/// The columns of a move string in Pons' notation (columns from 1); `None` for a character
+/// that is no column digit, with its index.
+pub fn columns_of_text(text: &str) -> std::result::Result<Vec<i64>, BadMove> {
+    text.chars()
+        .enumerate()
+        .map(|(index, c)| match c.to_digit(10) {
+            Some(digit) => Ok(i64::from(digit) - 1),
+            None => Err(BadMove {
+                index,
+                why: format!(
+                    "{} is not a column (moves are written as columns from 1)",
+                    crate::input::describe_char(c)
+                ),
+            }),
+        })
+        .collect()
+}
+
+/// A position from its stones: `cells[row * width + col]` with row 0 the **top** row (as a
+/// board is drawn), codes 0 empty, 1 the first player, 2 the second. Checks that it can arise in
+/// play: stones rest on stones, the counts alternate, at most one player has four and only its
+/// last stone made it, and some order of alternate moves builds it.
+pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
+    let (width, height) = (shape.width as usize, shape.height as usize);
+    let (mut first, mut second) = (0u64, 0u64);
+    for (index, &code) in cells.iter().enumerate() {
+        let (row, col) = (index / width, index % width);
+        let bit = shape.cell(col as u32, (height - 1 - row) as u32);
+        match code {
+            1 => first |= bit,
+            2 => second |= bit,
+            _ => {}
+        }
+    }
+    let mask = first | second;
+    // Gravity: each column's stones fill it from the bottom.
+    for col in 0..shape.width {
+        let stones = (mask & shape.column(col)) >> (col * shape.stride);
+        if stones & (stones + 1) != 0 {
+            return Err(Error::Illegal(format!(
+                "column {col} has a stone above an empty cell"
+            )));
+        }
+    }
+    let (ones, twos) = (first.count_ones(), second.count_ones());
+    if ones != twos && ones != twos + 1 {
+        return Err(Error::Illegal(format!(
+            "the first player has {ones} stones and the second {twos}, but the first player \
+             moves first, so it has as many as the second or one more"
+        )));
+    }
+    let moves = ones + twos;
+    let position = Position {
+        current: if moves % 2 == 0 { first } else { second },
+        mask,
+        moves,
+    };
+    let (first_four, second_four) = (shape.has_four(first), shape.has_four(second));
+    // The boards the game stood on before its last move: the board itself while no one has
+    // four; once someone has, the board without one of the winner's top stones that every four
+    // of the winner needs (there may be several: any one buildable will do).
+    let before: Vec<(u64, u64)> = match (first_four, second_four) {
+        (true, true) => return Err(Error::Illegal("both players have four in a row".into())),
+        (false, false) => vec![(first, mask)],
+        (true, false) | (false, true) => {
+            let (winner, name, moved_last) = if first_four {
+                (first, "the first player", moves % 2 == 1)
+            } else {
+                (second, "the second player", moves % 2 == 0)
+            };
+            if !moved_last {
+                return Err(Error::Illegal(format!(
+                    "{name} has four in a row but the other player moved after the game ended"
+                )));
+            }
+            let before: Vec<(u64, u64)> = (0..shape.width)
+                .map(|col| top_stone(shape, mask, col))
+                .filter(|&top| top & winner != 0 && !shape.has_four(winner & !top))
+                .map(|top| (first & !top, mask & !top))
+                .collect();
+            if before.is_empty() {
+                return Err(Error::Illegal(format!(
+                    "{name}'s fours need more than one last stone (a move after the game \
+                     ended)"
+                )));
+            }
+            before
+        }
+    };
+    if !before
+        .iter()
+        .any(|&(stones, taken)| buildable(shape, stones, taken))
+    {
+        return Err(Error::Illegal(
+            "no order of alternate moves builds this board (a player's stone sits where only \
+             the other could have played)"
+                .into(),
+        ));
+    }
+    Ok(position)
+}
+
+/// The top stone of a column (0 for an empty column).
+fn top_stone(shape: &Shape, mask: u64, col: u32) -> u64 {
+    let stones = mask & shape.column(col);
+    if stones == 0 {
+        0
+    } else {
+        1 << (63 - stones.leading_zeros())
+    }
+}
+
+/// Can alternate moves, the first player first, build exactly these stones? A search over the
+/// columns' heights (the player to move follows from their sum), each state visited once.
+fn buildable(shape: &Shape, first: u64, mask: u64) -> bool {
+    let width = shape.width as usize;
+    let target: Vec<u32> = (0..shape.width)
+        .map(|col| (mask & shape.column(col)).count_ones())
+        .collect();
+    // Mixed-radix index of a vector of heights.
+    let radix: Vec<usize> = target.iter().map(|&h| h as usize + 1).collect();
+    let states: usize = radix.iter().product();
+    let mut seen = vec![false; states];
+    let mut stack = vec![vec![0u32; width]];
+    let index = |heights: &[u32]| {
+        heights
+            .iter()
+            .zip(&radix)
+            .fold(0usize, |at, (&h, &r)| at * r + h as usize)
+    };
+    while let Some(heights) = stack.pop() {
+        if heights == target {
+            return true;
+        }
+        let first_moves = heights.iter().sum::<u32>() % 2 == 0;
+        for col in 0..width {
+            if heights[col] == target[col] {
+                continue;
+            }
+            let is_first = first & shape.cell(col as u32, heights[col]) != 0;
+            if is_first != first_moves {
+                continue;
+            }
+            let mut next = heights.clone();
+            next[col] += 1;
+            let at = index(&next);
+            if !seen[at] {
+                seen[at] = true;
+                stack.push(next);
+            }
+        }
+    }
+    false
+}
+
+/// The default board: 7 columns, 6 rows.
+pub const DEFAULT: (i128, i128) = (7, 6);
+
+/// Is `text` a move string (digits only, ASCII whitespace around allowed) rather than a board
+/// drawn as rows?
+fn is_move_text(text: &str) -> bool {
+    !text.contains(['/', '\n', '\r'])
+        && text
+            .trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+}
+
+/// Reads a position: a move string in Pons' notation (columns from 1, `"4453"`; `""` is the
+/// empty board), a sequence of columns (0-based ints), or a board drawn as rows, top row first
+/// (a text of rows split by `/` or newlines, or a sequence of rows; the alphabets of m,n,k:
+/// `x o .` or `1 2 0`). `size` is (width, height) when the caller gave them: a board must
+/// match them; moves are played on them (7x6 when not given).
+pub fn parse_position(
+    item: &Item,
+    size: (Option<i128>, Option<i128>),
+) -> Result<(Shape, Position)> {
+    let on_default = || Shape::new(size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1));
+    let moves = |shape: Shape, columns: Vec<i64>, text: Option<&str>| {
+        let position = play_columns(&shape, columns, true).map_err(|bad| {
+            let shown = match text {
+                Some(text) => format!("move {} of '{text}'", bad.index + 1),
+                None => format!("move {}", bad.index + 1),
+            };
+            Error::Malformed(format!("{shown}: {}", bad.why))
+        })?;
+        Ok((shape, position))
+    };
+    match item {
+        Item::Text(text) if is_move_text(text) => {
+            let shape = on_default()?;
+            let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b');
+            let columns = columns_of_text(trimmed).map_err(|bad| {
+                Error::Malformed(format!(
+                    "move {} of '{trimmed}': {}",
+                    bad.index + 1,
+                    bad.why
+                ))
+            })?;
+            moves(shape, columns, Some(trimmed))
+        }
+        Item::Seq(items)
+            if items
+                .iter()
+                .all(|i| matches!(i, Item::Int(_) | Item::BigInt)) =>
+        {
+            let shape = on_default()?;
+            let columns = items
+                .iter()
+                .map(|item| match item {
+                    Item::Int(col) => *col,
+                    _ => i64::MAX,
+                })
+                .collect();
+            moves(shape, columns, None)
+        }
+        Item::Seq(items) if items.iter().any(|i| matches!(i, Item::Bool(_))) => {
+            Err(Error::WrongType("a column must be an int, not bool".into()))
+        }
+        _ => {
+            let grid = read_mark_grid(item)?;
+            let (width, height) = (grid.cols as i128, grid.rows as i128);
+            for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
+                if let Some(given) = given
+                    && given != actual
+                {
+                    return malformed!(
+                        "the board is {width} wide and {height} high, but {name}={given} was \
+                         given"
+                    );
+                }
+            }
+            let shape = Shape::new(width, height)?;
+            let position = from_cells(&shape, &grid.cells)?;
+            Ok((shape, position))
+        }
+    }
+}
+
+/// The cell codes of a position, top row first (0 empty, 1 the first player, 2 the second).
+pub fn codes_of(shape: &Shape, position: &Position) -> Vec<u8> {
+    let first = if position.moves % 2 == 0 {
+        position.current
+    } else {
+        position.opponent()
+    };
+    let mut codes = Vec::with_capacity(shape.cells as usize);
+    for row in (0..shape.height).rev() {
+        for col in 0..shape.width {
+            let bit = shape.cell(col, row);
+            codes.push(if position.mask & bit == 0 {
+                0
+            } else if first & bit != 0 {
+                1
+            } else {
+                2
+            });
+        }
+    }
+    codes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seven_by_six() -> Shape {
+        Shape::new(7, 6).unwrap()
+    }
+
+    #[test]
+    fn plays_and_refuses_moves_as_pons_does() {
+        let shape = seven_by_six();
+        let columns = columns_of_text("4453").unwrap();
+        assert_eq!(columns, vec![3, 3, 4, 2]);
+        let position = play_columns(&shape, columns, false).unwrap();
+        assert_eq!(position.moves, 4);
+        let full = columns_of_text("1111111").unwrap();
+        assert_eq!(play_columns(&shape, full, false).unwrap_err().index, 6);
+        // 1212121: the first player's fourth stone in column 1 completes four.
+        let four = columns_of_text("1212121").unwrap();
+        assert_eq!(
+            play_columns(&shape, four.clone(), false).unwrap_err().index,
+            6
+        );
+        assert!(play_columns(&shape, four, true).unwrap().is_won(&shape));
+        assert!(columns_of_text("12a").is_err());
+        assert!(Shape::new(8, 8).is_err() && Shape::new(8, 7).is_ok() && Shape::new(0, 3).is_err());
+    }
+
+    #[test]
+    fn scores_convert_both_ways() {
+        let shape = seven_by_six();
+        // The empty board: the first player wins with the 41st stone: Pons score 1.
+        let empty = engine_score(1, 0, shape.cells);
+        assert_eq!(empty, 2); // one cell left after the 41st stone, plus one
+        assert_eq!(pons_score(empty), 1);
+        for moves in 0..42 {
+            for pons in -21..=21 {
+                let score = engine_score(pons, moves, shape.cells);
+                assert_eq!(pons_score(score), pons, "{pons} at {moves}");
+            }
+        }
+    }
+
+    #[test]
+    fn boards_are_checked_for_play() {
+        let shape = Shape::new(4, 4).unwrap();
+        let board = |rows: &str| {
+            let cells: Vec<u8> = rows
+                .chars()
+                .filter(|&c| c != '/')
+                .map(|c| match c {
+                    'x' => 1,
+                    'o' => 2,
+                    _ => 0,
+                })
+                .collect();
+            from_cells(&shape, &cells)
+        };
+        assert!(board("..../..../..../x...").is_ok());
+        assert!(board("..../..../x.../....").is_err()); // floating
+        assert!(board("..../..../x.../o...").is_err()); // O under X, X first: no order
+        assert!(board("..../..../o.../x...").is_ok());
+        assert!(board("..../..../..../xxxx").is_err()); // counts
+        assert!(board("..../ooo./xooo/xxxx").is_err()); // both four? counts 5/6 anyway
+        assert!(board("..../..../ooo./xxxx").is_ok()); // X's fourth stone won
+        assert!(board("..../o.../oo../xxxx").is_ok());
+    }
+}

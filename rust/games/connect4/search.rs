@@ -1,0 +1,556 @@
+//! The Connect Four solver: negamax with alpha-beta and null windows over bitboards, scored in
+//! Pons' units (see the module's notes in `mod.rs`).
+//!
+//! What keeps it fast:
+//! * **Only moves that do not lose at once** are searched (a single threat of the opponent must
+//!   be blocked, two lose, and no stone goes right under an opponent's winning cell), so no
+//!   node ever has to look for a win in one: the parent has ruled it out.
+//! * **Bounds from the rules**: a side that cannot win now wins at best with its second stone
+//!   from now; with no move that loses at once the opponent wins at best with its second.
+//! * **The exact score by null windows**, narrowed as Pons narrows them (halving, biased to
+//!   small scores), the table carrying what each test learnt to the next.
+//! * **Move ordering**: the table's best move first, on its own (when it cuts off, nothing else
+//!   is ordered); then the moves that make the most threats (cells where a stone would
+//!   complete four), threats the opponent must answer next counting as a tie-break, the
+//!   centre first among equals.
+//! * **The table** (`table.rs`): exact keys, bounds on both sides, growing with the search,
+//!   children's buckets prefetched while the moves are ordered, and an enhanced transposition
+//!   cutoff (a child already known bad enough for the opponent ends the node) far from the end.
+//! * **The last moves** ([`LAST_MOVES`] or fewer left) are searched by a lean negamax: centre
+//!   order, no main table, a small direct-mapped table of its own; there a probe of the big
+//!   table costs more than the search it saves.
+//! * **7x6**, the size everyone plays, has its threat function with constant shifts.
+
+use crate::engine::budget::{Budget, Stop};
+use crate::engine::driver::Answers;
+use crate::engine::error::Error;
+use crate::engine::memory::OutOfMemory;
+use crate::engine::score::{self, Score};
+use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
+use crate::games::connect4::{Position, Shape, engine_score};
+
+/// Positions with this many moves left or fewer are searched by the lean endgame search.
+const LAST_MOVES: i32 = 12;
+/// The small table serves endgame positions with at least this many moves left.
+const SMALL_FROM: i32 = 5;
+/// Enhanced transposition cutoffs from this many moves left on.
+const ETC_FROM: i32 = 20;
+
+type Searched = Result<i32, Stop>;
+
+/// The tables of one board size, kept between searches (entries are exact facts about
+/// positions of that size, true for every later search).
+pub struct Tables {
+    width: u32,
+    height: u32,
+    main: MainTable,
+    small: SmallTable,
+}
+
+impl Tables {
+    pub fn new(shape: &Shape, bytes: usize) -> Result<Tables, OutOfMemory> {
+        Ok(Tables {
+            width: shape.width,
+            height: shape.height,
+            main: MainTable::new(shape.width * shape.stride, bytes)?,
+            small: SmallTable::new()?,
+        })
+    }
+
+    pub fn fits(&self, shape: &Shape, bytes: usize) -> bool {
+        (self.width, self.height) == (shape.width, shape.height)
+            && self.main.bytes() == MainTable::size_for(shape.width * shape.stride, bytes)
+    }
+
+    /// Forgets everything: the next search starts from empty tables.
+    pub fn clear(&mut self) {
+        self.main.clear();
+        self.small.clear();
+    }
+}
+
+/// Default table size for a board: 64 MiB from 7x6 up, less for small boards.
+pub fn default_table_bytes(shape: &Shape) -> usize {
+    super::table::BUCKET_BYTES << (shape.cells / 2).clamp(13, 21)
+}
+
+pub struct Solver<'a, 'b> {
+    shape: &'a Shape,
+    main: &'a mut MainTable,
+    small: &'a mut SmallTable,
+    budget: &'a mut Budget<'b>,
+    /// Columns, centre first, and their cells.
+    columns: [u64; 16],
+    column_numbers: [u32; 16],
+    width: usize,
+    cells: i32,
+    seven_by_six: bool,
+}
+
+impl<'a, 'b> Solver<'a, 'b> {
+    pub fn new(shape: &'a Shape, tables: &'a mut Tables, budget: &'a mut Budget<'b>) -> Self {
+        let width = shape.width as usize;
+        let mut order: Vec<u32> = (0..shape.width).collect();
+        order.sort_by_key(|&col| ((2 * col as i32 - (width as i32 - 1)).abs(), col));
+        let (mut columns, mut column_numbers) = ([0u64; 16], [0u32; 16]);
+        for (slot, &col) in order.iter().enumerate() {
+            columns[slot] = shape.column(col);
+            column_numbers[slot] = col;
+        }
+        tables.main.new_search();
+        Solver {
+            shape,
+            main: &mut tables.main,
+            small: &mut tables.small,
+            budget,
+            columns,
+            column_numbers,
+            width,
+            cells: shape.cells as i32,
+            seven_by_six: (shape.width, shape.height) == (7, 6),
+        }
+    }
+
+    /// Empty cells that complete four for `stones`.
+    #[inline(always)]
+    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        if self.seven_by_six {
+            seven_by_six_winning_cells(stones, mask)
+        } else {
+            self.shape.winning_cells(stones, mask)
+        }
+    }
+
+    /// The moves (landing cells) that do not lose at once; the side to move cannot win at once.
+    #[inline(always)]
+    fn non_losing(&self, p: &Position) -> u64 {
+        let theirs = self.winning_cells(p.opponent(), p.mask);
+        let mut possible = p.landing(self.shape);
+        let forced = possible & theirs;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0; // two threats: only one can be blocked
+            }
+            possible = forced;
+        }
+        possible & !(theirs >> 1)
+    }
+
+    /// Narrows the window by the bounds of the rules; `Err(score)` when that settles it.
+    #[inline(always)]
+    fn bounds(&self, moves: i32, alpha: &mut i32, beta: &mut i32) -> Result<(), i32> {
+        // The opponent cannot win with its next stone: at best with its second.
+        let least = -(self.cells - 2 - moves) / 2;
+        if *alpha < least {
+            *alpha = least;
+            if *alpha >= *beta {
+                return Err(*alpha);
+            }
+        }
+        // We cannot win with this stone: at best with our next.
+        let most = (self.cells - 1 - moves) / 2;
+        if *beta > most {
+            *beta = most;
+            if *alpha >= *beta {
+                return Err(*beta);
+            }
+        }
+        Ok(())
+    }
+
+    /// The score of a position near the end, fail-soft in (alpha, beta).
+    fn endgame(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> Searched {
+        self.budget.visit()?;
+        let moves = p.moves as i32;
+        let possible = self.non_losing(p);
+        if possible == 0 {
+            return Ok(-(self.cells - moves) / 2);
+        }
+        if moves >= self.cells - 2 {
+            return Ok(0);
+        }
+        if let Err(score) = self.bounds(moves, &mut alpha, &mut beta) {
+            return Ok(score);
+        }
+        let small = self.cells - moves >= SMALL_FROM;
+        let key = p.key(self.shape);
+        let (mut lower, mut upper) = (-31, 31);
+        if small && let Some(known) = self.small.get(key) {
+            (lower, upper) = known;
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
+        let first_alpha = alpha;
+        let mut best = i32::MIN;
+        for slot in 0..self.width {
+            let cell = possible & self.columns[slot];
+            if cell == 0 {
+                continue;
+            }
+            let score = -self.endgame(&p.play_cell(cell), -beta, -alpha)?;
+            if score > best {
+                best = score;
+                if score >= beta {
+                    break;
+                }
+                alpha = alpha.max(score);
+            }
+        }
+        if small {
+            (lower, upper) = narrowed(lower, upper, best, first_alpha, beta);
+            self.small.put(key, lower, upper);
+        }
+        Ok(best)
+    }
+
+    /// Searches a child: near the end by the lean search, else by the main one.
+    #[inline(always)]
+    fn child(&mut self, child: &Position, mixed: u64, alpha: i32, beta: i32) -> Searched {
+        if self.cells - child.moves as i32 <= LAST_MOVES {
+            self.endgame(child, alpha, beta)
+        } else {
+            self.negamax(child, mixed, alpha, beta)
+        }
+    }
+
+    /// The score of `p` (whose mixed key is `mixed`), fail-soft in (alpha, beta).
+    fn negamax(&mut self, p: &Position, mixed: u64, mut alpha: i32, mut beta: i32) -> Searched {
+        self.budget.visit()?;
+        let moves = p.moves as i32;
+        let possible = self.non_losing(p);
+        if possible == 0 {
+            return Ok(-(self.cells - moves) / 2);
+        }
+        if moves >= self.cells - 2 {
+            return Ok(0);
+        }
+        if let Err(score) = self.bounds(moves, &mut alpha, &mut beta) {
+            return Ok(score);
+        }
+        let (mut lower, mut upper, mut first) = (-31, 31, NO_MOVE);
+        if let Some(known) = self.main.get(mixed) {
+            (lower, upper, first) = (known.lower, known.upper, known.best);
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
+        let first_alpha = alpha;
+        let visited = self.budget.nodes();
+        let (mut best, mut best_move) = (i32::MIN, NO_MOVE);
+        let mut tried = 0u64;
+        let shape = self.shape;
+        // The table's best move first, alone: when it cuts off, nothing else is ordered.
+        if first != NO_MOVE {
+            let cell = possible & shape.column(first);
+            if cell != 0 {
+                tried = cell;
+                let child = p.play_cell(cell);
+                let score = -self.child(&child, self.main.mix(child.key(shape)), -beta, -alpha)?;
+                (best, best_move) = (score, first);
+                alpha = alpha.max(score);
+            }
+        }
+        if best < beta {
+            let leaves = self.cells - moves - 1 <= LAST_MOVES;
+            let mut ordered = [(0u64, 0u32, 0u32, 0u64); 16];
+            let mut count = 0;
+            for slot in 0..self.width {
+                let cell = possible & !tried & self.columns[slot];
+                if cell == 0 {
+                    continue;
+                }
+                let child = p.play_cell(cell);
+                let child_mixed = if leaves {
+                    0
+                } else {
+                    let child_mixed = self.main.mix(child.key(shape));
+                    self.main.prefetch(child_mixed);
+                    child_mixed
+                };
+                // Threats made; those the opponent must answer at once break ties.
+                let after = child.mask;
+                let threats = self.winning_cells(p.current | cell, after);
+                let urgent = threats & (after + shape.bottom);
+                let rank = 4 * threats.count_ones() + urgent.count_ones();
+                let mut at = count;
+                while at > 0 && ordered[at - 1].1 < rank {
+                    ordered[at] = ordered[at - 1];
+                    at -= 1;
+                }
+                ordered[at] = (cell, rank, self.column_numbers[slot], child_mixed);
+                count += 1;
+            }
+            if !leaves && self.cells - moves >= ETC_FROM {
+                for &(_, _, _, child_mixed) in &ordered[..count] {
+                    if let Some(known) = self.main.get(child_mixed)
+                        && -known.upper >= beta
+                    {
+                        return Ok(-known.upper);
+                    }
+                }
+            }
+            for &(cell, _, column, child_mixed) in &ordered[..count] {
+                let score = -self.child(&p.play_cell(cell), child_mixed, -beta, -alpha)?;
+                if score > best {
+                    (best, best_move) = (score, column);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = alpha.max(score);
+                }
+            }
+        }
+        (lower, upper) = narrowed(lower, upper, best, first_alpha, beta);
+        let work = 64 - (self.budget.nodes() - visited).leading_zeros();
+        let known = Known {
+            lower,
+            upper,
+            best: best_move,
+        };
+        self.main.put(mixed, known, work / 2);
+        Ok(best)
+    }
+
+    /// The score of a position where the side to move cannot win at once, fail-soft in
+    /// (alpha, beta).
+    fn search(&mut self, p: &Position, alpha: i32, beta: i32) -> Searched {
+        let mixed = self.main.mix(p.key(self.shape));
+        self.child(p, mixed, alpha, beta)
+    }
+
+    /// Pons' score of a position of a game still going on: exact, or with `weak` only its sign
+    /// (as his solver's `-w`: a win at once keeps its exact score).
+    pub fn pons_score(&mut self, p: &Position, weak: bool) -> Searched {
+        let moves = p.moves as i32;
+        if p.wins_somewhere(self.shape) {
+            return Ok((self.cells + 1 - moves) / 2);
+        }
+        let (mut min, mut max) = (-(self.cells - moves) / 2, (self.cells + 1 - moves) / 2);
+        if weak {
+            (min, max) = (-1, 1);
+        }
+        while min < max {
+            // Halving, biased towards small scores, which are the cheap tests.
+            let mut test = min + (max - min) / 2;
+            if test <= 0 && min / 2 < test {
+                test = min / 2;
+            } else if test >= 0 && max / 2 > test {
+                test = max / 2;
+            }
+            let found = self.search(p, test, test + 1)?;
+            if found <= test {
+                max = found;
+            } else {
+                min = found;
+            }
+        }
+        // A weak search may prove more than the sign (fail-soft bounds); the sign is the answer,
+        // the same whatever the search happened to prove.
+        Ok(if weak { min.signum() } else { min })
+    }
+
+    /// Pons' score, fail-soft in (alpha, beta), of a game still going on.
+    fn pons_window(&mut self, p: &Position, alpha: i32, beta: i32) -> Searched {
+        if p.wins_somewhere(self.shape) {
+            return Ok((self.cells + 1 - p.moves as i32) / 2);
+        }
+        self.search(p, alpha, beta)
+    }
+}
+
+/// The bounds a search's result adds to known ones (fail-soft, searched with the window
+/// (first_alpha, beta)).
+#[inline(always)]
+fn narrowed(lower: i32, upper: i32, best: i32, first_alpha: i32, beta: i32) -> (i32, i32) {
+    if best <= first_alpha {
+        (lower, upper.min(best))
+    } else if best >= beta {
+        (lower.max(best), upper)
+    } else {
+        (best, best)
+    }
+}
+
+impl Position {
+    /// Can the side to move complete four with its next stone?
+    #[inline]
+    pub fn wins_somewhere(&self, shape: &Shape) -> bool {
+        shape.winning_cells(self.current, self.mask) & self.landing(shape) != 0
+    }
+}
+
+/// The threat function of 7x6 with constant shifts.
+#[inline(always)]
+fn seven_by_six_winning_cells(stones: u64, mask: u64) -> u64 {
+    const H: u32 = 6;
+    const BOARD: u64 = 0xfdfb_f7ef_dfbf;
+    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+    macro_rules! direction {
+        ($shift:expr) => {{
+            let pair = (stones << $shift) & (stones << (2 * $shift));
+            cells |= pair & (stones << (3 * $shift));
+            cells |= pair & (stones >> $shift);
+            let pair = (stones >> $shift) & (stones >> (2 * $shift));
+            cells |= pair & (stones << $shift);
+            cells |= pair & (stones >> (3 * $shift));
+        }};
+    }
+    direction!(H + 1);
+    direction!(H);
+    direction!(H + 2);
+    cells & (BOARD ^ mask)
+}
+
+/// `score.rs`'s score of any position: over (the last mover made four, or the board is full)
+/// or not.
+fn exact_of(solver: &mut Solver, p: &Position) -> Result<Score, Stop> {
+    let shape = solver.shape;
+    if p.is_won(shape) {
+        return Ok(score::loss(shape.cells - p.moves));
+    }
+    if p.moves == shape.cells {
+        return Ok(score::DRAW);
+    }
+    Ok(engine_score(
+        solver.pons_score(p, false)?,
+        p.moves,
+        shape.cells,
+    ))
+}
+
+/// The score as the driver asks for it.
+impl Answers<Shape> for Solver<'_, '_> {
+    fn exact(&mut self, _: &Shape, p: &Position) -> Result<Score, Stop> {
+        exact_of(self, p)
+    }
+
+    fn window(
+        &mut self,
+        _: &Shape,
+        p: &Position,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<Score, Stop> {
+        let shape = self.shape;
+        if p.is_won(shape) || p.moves == shape.cells {
+            return exact_of(self, p);
+        }
+        // Pons' scores map onto score.rs's monotonically: the window (alpha, beta) is the one
+        // between the Pons scores whose own scores are the last at or below alpha and the
+        // first at or above beta.
+        let (moves, cells) = (p.moves, shape.cells);
+        let top = cells as i32 / 2 + 2;
+        let low = (-top..=top)
+            .rev()
+            .find(|&pons| engine_score(pons, moves, cells) <= alpha)
+            .unwrap_or(-top);
+        let high = (-top..=top)
+            .find(|&pons| engine_score(pons, moves, cells) >= beta)
+            .unwrap_or(top);
+        let found = self.pons_window(p, low, high)?;
+        Ok(engine_score(found, moves, cells))
+    }
+
+    fn nodes(&self) -> u64 {
+        self.budget.nodes()
+    }
+}
+
+thread_local! {
+    /// The tables of this thread's last searches (one board size).
+    static KEPT: std::cell::RefCell<Option<Tables>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `work` with this thread's tables for `shape` of `bytes` (kept for the thread's next
+/// search on the same size: entries stay true), made when there are none that fit.
+pub fn with_kept_tables<T>(
+    shape: &Shape,
+    bytes: usize,
+    work: impl FnOnce(&mut Tables) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let kept = KEPT
+        .with(|kept| kept.borrow_mut().take())
+        .filter(|tables| tables.fits(shape, bytes));
+    let mut tables = match kept {
+        Some(tables) => tables,
+        None => Tables::new(shape, bytes)?,
+    };
+    let result = work(&mut tables);
+    KEPT.with(|kept| *kept.borrow_mut() = Some(tables));
+    result
+}
+
+/// Forgets what this thread's searches learnt (its kept tables start empty).
+pub fn clear_kept_tables() {
+    KEPT.with(|kept| {
+        if let Some(tables) = kept.borrow_mut().as_mut() {
+            tables.clear();
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::budget::unlimited;
+    use crate::games::connect4::plain::plain_score;
+    use crate::games::connect4::{columns_of_text, play_columns, pons_score as pons_of};
+
+    fn pons(shape: &Shape, text: &str) -> i32 {
+        let position = play_columns(shape, columns_of_text(text).unwrap(), false).unwrap();
+        let mut tables = Tables::new(shape, 1 << 20).unwrap();
+        unlimited(|budget| Solver::new(shape, &mut tables, budget).pons_score(&position, false))
+            .unwrap()
+    }
+
+    #[test]
+    fn pons_examples() {
+        let shape = Shape::new(7, 6).unwrap();
+        // From Pons' test protocol (end of game positions).
+        assert_eq!(pons(&shape, "2252576253462244111563365343671351441"), -1);
+        assert_eq!(pons(&shape, "7422341735647741166133573473242566"), 1);
+        assert_eq!(pons(&shape, "23163416124767223154467471272416755633"), 0);
+    }
+
+    #[test]
+    fn agrees_with_the_plain_search_on_small_boards() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for (width, height) in [(4, 4), (5, 4), (4, 5), (3, 5), (6, 3)] {
+            let shape = Shape::new(width, height).unwrap();
+            for _ in 0..150 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mut position = Position::EMPTY;
+                // At least 6 stones: the plain search of a nearly empty 5x4 takes seconds.
+                let length = 6 + seed % u64::from(shape.cells - 5);
+                for step in 0..length {
+                    let columns: Vec<u32> = (0..shape.width)
+                        .filter(|&c| position.can_play(&shape, c))
+                        .collect();
+                    let col = columns[((seed >> (step % 50)) as usize) % columns.len()];
+                    if position.wins_with(&shape, col) {
+                        break;
+                    }
+                    position = position.play_cell(position.landing(&shape) & shape.column(col));
+                }
+                let mut tables = Tables::new(&shape, 1 << 16).unwrap();
+                let fast = unlimited(|budget| {
+                    exact_of(&mut Solver::new(&shape, &mut tables, budget), &position)
+                })
+                .unwrap();
+                assert_eq!(
+                    fast,
+                    plain_score(&shape, &position),
+                    "{width}x{height} {position:?}"
+                );
+                assert_eq!(pons_of(fast), pons_of(plain_score(&shape, &position)));
+            }
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! The Connect Four transposition tables: a large main table and a small one for the last moves.
+//!
+//! **Main table.** Buckets of four 8-byte entries (32 bytes, half a cache line). A position's
+//! key (W * (H + 1) bits) is first mixed by a bijection of the integers of that many bits
+//! (multiplications by odd numbers and xor-shifts, each invertible), so the low bits pick the
+//! bucket and the rest, stored, make every hit exact: a probe never answers for another
+//! position. An entry holds a lower and an upper bound of the score, the best move, and the
+//! work its search cost (cheap results give way first).
+//!
+//! * **Growth.** A search starts on a small part of the table (256 KiB) and doubles it whenever
+//!   it has stored as many results as half its entries: a small search stays in the CPU's
+//!   cache, a large one gets the whole table. Entries stored under a smaller part are still
+//!   found when their bucket does not move, and are only a cache when they do.
+//! * **Clearing** ([`MainTable::clear`]) starts a new generation, part of every stored tag, so
+//!   that nothing stored before matches; only when the generations run out is the used part of
+//!   the table zeroed. Clearing costs nothing, so "each position from a cleared table" costs
+//!   nothing either.
+//!
+//! **Small table.** Direct-mapped, 16,384 entries (256 KiB), for positions a few moves from the
+//! end, which the search visits most and where a probe of the main table costs more than the
+//! search it saves.
+
+use crate::engine::memory::{HugeBuffer, OutOfMemory, Zeroable};
+
+/// Bits of an entry that hold its data: lower + 32 (6), upper + 32 (6), move (4), work (4).
+const DATA_BITS: u32 = 20;
+/// No move stored.
+pub const NO_MOVE: u32 = 15;
+/// Entries a bucket.
+const WAYS: usize = 4;
+/// The smallest part of the main table a search starts on: 2^13 buckets (256 KiB).
+const START_BITS: u32 = 13;
+/// Bytes of a bucket.
+pub const BUCKET_BYTES: usize = size_of::<Bucket>();
+
+#[repr(C, align(32))]
+#[derive(Clone, Copy)]
+struct Bucket([u64; WAYS]);
+
+// SAFETY: zero entries are empty entries.
+unsafe impl Zeroable for Bucket {}
+
+/// What the main table knows of a position: bounds of its score and its best move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    pub lower: i32,
+    pub upper: i32,
+    pub best: u32,
+}
+
+pub struct MainTable {
+    buckets: HugeBuffer<Bucket>,
+    key_bits: u32,
+    key_mask: u64,
+    /// The bucket bits of the first part a search uses, and of the whole table.
+    start_bits: u32,
+    max_bits: u32,
+    /// The bucket bits in use now.
+    bits: u32,
+    /// Bits of the tag that hold the generation.
+    generation_bits: u32,
+    generation: u64,
+    stored: u64,
+    grow_at: u64,
+    /// The most bucket bits used since the table was last zeroed.
+    dirty_bits: u32,
+}
+
+impl MainTable {
+    /// A table of `bytes` (a power of two of buckets, at least what exact keys need) for keys
+    /// of `key_bits` bits.
+    pub fn new(key_bits: u32, bytes: usize) -> Result<MainTable, OutOfMemory> {
+        let (start_bits, max_bits) = Self::bits_for(key_bits, bytes);
+        let tag_bits = key_bits + 1 - start_bits;
+        let buckets = HugeBuffer::zeroed(1usize << max_bits)?;
+        let mut table = MainTable {
+            buckets,
+            key_bits,
+            key_mask: if key_bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << key_bits) - 1
+            },
+            start_bits,
+            max_bits,
+            bits: start_bits,
+            generation_bits: (64 - DATA_BITS - tag_bits).min(8),
+            generation: 0,
+            stored: 0,
+            grow_at: 0,
+            dirty_bits: start_bits,
+        };
+        table.clear();
+        Ok(table)
+    }
+
+    /// (start, whole) bucket bits of a table of `bytes` for keys of `key_bits` bits. Tags are
+    /// the key's bits above the start part's index, plus one, so every key bit is stored or
+    /// implied by the bucket: start_bits >= key_bits + 1 - (64 - DATA_BITS).
+    fn bits_for(key_bits: u32, bytes: usize) -> (u32, u32) {
+        let start_bits = START_BITS.max((key_bits + 1).saturating_sub(64 - DATA_BITS));
+        let wanted = (bytes / BUCKET_BYTES).max(1);
+        let max_bits = (usize::BITS - 1 - wanted.leading_zeros()).max(start_bits);
+        (start_bits, max_bits)
+    }
+
+    /// The size a table made for `bytes` has.
+    pub fn size_for(key_bits: u32, bytes: usize) -> usize {
+        BUCKET_BYTES << Self::bits_for(key_bits, bytes).1
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        BUCKET_BYTES << self.max_bits
+    }
+
+    /// Forgets every entry (a new generation; see the module's notes).
+    pub fn clear(&mut self) {
+        self.dirty_bits = self.dirty_bits.max(self.bits);
+        self.bits = self.start_bits;
+        self.stored = 0;
+        self.grow_at = ((WAYS as u64) << self.bits) / 2;
+        self.generation += 1;
+        if self.generation >> self.generation_bits != 0 {
+            self.generation = 0;
+            self.buckets[..1 << self.dirty_bits].fill(Bucket([0; WAYS]));
+            self.dirty_bits = self.start_bits;
+        }
+    }
+
+    /// Starts a new search: the table grows again from its first part. Entries of earlier
+    /// searches stay true (a score depends on the position alone) and are still found.
+    pub fn new_search(&mut self) {
+        self.dirty_bits = self.dirty_bits.max(self.bits);
+        self.stored = 0;
+        self.grow_at = ((WAYS as u64) << self.bits) / 2;
+    }
+
+    /// The key mixed by a bijection of the `key_bits`-bit integers.
+    #[inline(always)]
+    pub fn mix(&self, key: u64) -> u64 {
+        let mask = self.key_mask;
+        let mut x = key.wrapping_mul(0x9e37_79b9_7f4a_7c15) & mask;
+        x ^= x >> (self.key_bits / 2);
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9) & mask;
+        x ^ (x >> (self.key_bits / 3 + 1))
+    }
+
+    #[inline(always)]
+    fn index(&self, mixed: u64) -> usize {
+        (mixed as usize) & ((1usize << self.bits) - 1)
+    }
+
+    /// The stored tag of a mixed key: the bits above the start part's index (plus one, so no
+    /// tag is zero), and the generation.
+    #[inline(always)]
+    fn tag(&self, mixed: u64) -> u64 {
+        ((mixed >> self.start_bits) + 1) << self.generation_bits | self.generation
+    }
+
+    /// Asks the CPU to fetch a bucket that will be probed soon.
+    #[inline(always)]
+    pub fn prefetch(&self, mixed: u64) {
+        crate::engine::table::prefetch(&self.buckets[self.index(mixed)]);
+    }
+
+    #[inline(always)]
+    pub fn get(&self, mixed: u64) -> Option<Known> {
+        let tag = self.tag(mixed);
+        let bucket = &self.buckets[self.index(mixed)].0;
+        bucket
+            .iter()
+            .find(|&&e| e >> DATA_BITS == tag)
+            .map(|&e| Known {
+                lower: ((e >> 14) & 63) as i32 - 32,
+                upper: ((e >> 8) & 63) as i32 - 32,
+                best: ((e >> 4) & 15) as u32,
+            })
+    }
+
+    /// Stores what a search found; `work` (0..15) is how much it cost.
+    #[inline(always)]
+    pub fn put(&mut self, mixed: u64, known: Known, work: u32) {
+        let tag = self.tag(mixed);
+        let (generation, mask) = (self.generation, (1u64 << self.generation_bits) - 1);
+        let index = self.index(mixed);
+        let bucket = &mut self.buckets[index].0;
+        let entry = tag << DATA_BITS
+            | ((known.lower + 32) as u64) << 14
+            | ((known.upper + 32) as u64) << 8
+            | u64::from(known.best) << 4
+            | u64::from(work.min(15));
+        let mut victim = 0;
+        let mut least = u64::MAX;
+        for (slot, &old) in bucket.iter().enumerate() {
+            if old >> DATA_BITS == tag {
+                bucket[slot] = entry;
+                return;
+            }
+            // Entries of other generations are empty; otherwise the cheapest gives way.
+            let current = old != 0 && (old >> DATA_BITS) & mask == generation;
+            let weight = if current { 1 + (old & 15) } else { 0 };
+            if weight < least {
+                (least, victim) = (weight, slot);
+            }
+        }
+        bucket[victim] = entry;
+        self.stored += 1;
+        if self.stored >= self.grow_at && self.bits < self.max_bits {
+            self.bits += 1;
+            self.grow_at = ((WAYS as u64) << self.bits) / 2;
+        }
+    }
+}
+
+/// Entries of the small table.
+const SMALL_BITS: u32 = 14;
+
+/// One small-table entry: a key, its bounds, and the clear count it belongs to.
+#[derive(Clone, Copy, Default)]
+struct Small {
+    key: u64,
+    lower: i8,
+    upper: i8,
+    stamp: u8,
+}
+
+// SAFETY: an all-zero entry is an empty one (stamp 0 is never current).
+unsafe impl Zeroable for Small {}
+
+pub struct SmallTable {
+    entries: HugeBuffer<Small>,
+    stamp: u8,
+}
+
+impl SmallTable {
+    pub fn new() -> Result<SmallTable, OutOfMemory> {
+        Ok(SmallTable {
+            entries: HugeBuffer::zeroed(1 << SMALL_BITS)?,
+            stamp: 1,
+        })
+    }
+
+    pub fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.entries.fill(Small::default());
+            self.stamp = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SMALL_BITS)) as usize
+    }
+
+    /// (lower, upper) stored for the position of `key` (an exact key).
+    #[inline(always)]
+    pub fn get(&self, key: u64) -> Option<(i32, i32)> {
+        let entry = self.entries[Self::slot(key)];
+        (entry.key == key && entry.stamp == self.stamp)
+            .then_some((entry.lower.into(), entry.upper.into()))
+    }
+
+    #[inline(always)]
+    pub fn put(&mut self, key: u64, lower: i32, upper: i32) {
+        self.entries[Self::slot(key)] = Small {
+            key,
+            lower: lower as i8,
+            upper: upper as i8,
+            stamp: self.stamp,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_exact_and_clearing_forgets() {
+        let mut table = MainTable::new(49, 1 << 20).unwrap();
+        let known = Known {
+            lower: -3,
+            upper: 5,
+            best: 2,
+        };
+        let key = 0x1_2345_6789_abcd;
+        let mixed = table.mix(key);
+        table.put(mixed, known, 3);
+        assert_eq!(table.get(mixed), Some(known));
+        assert_eq!(table.get(table.mix(key + 1)), None);
+        table.clear();
+        assert_eq!(table.get(mixed), None);
+        for _ in 0..1000 {
+            table.clear(); // through a wrap of the generations
+        }
+        // The mix is a bijection of 49-bit keys: distinct keys, distinct mixes.
+        let mixes: std::collections::HashSet<u64> =
+            (0..100_000u64).map(|k| table.mix(k * 0x1_0001)).collect();
+        assert_eq!(mixes.len(), 100_000);
+        let mut small = SmallTable::new().unwrap();
+        small.put(key, 1, 1);
+        assert_eq!(small.get(key), Some((1, 1)));
+        small.clear();
+        assert_eq!(small.get(key), None);
+    }
+}

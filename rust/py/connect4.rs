@@ -1,0 +1,417 @@
+//! `perfectplay._core.connect4`: moves are columns 0..W-1; answers for the side to move.
+
+use crate::engine::driver::{self, AsGiven, Game, Player};
+use crate::engine::error::{Error, Result as CoreResult};
+use crate::engine::memory::OutOfMemory;
+use crate::games::connect4::search::{self, Solver, Tables};
+use crate::games::connect4::{self as game, Position, Shape};
+use crate::input::rows::RowsOf;
+use crate::py::arrays::Boards;
+use crate::py::batch::{
+    OnError, Parsed, RandomArgs, detached, errors_arg, sequence_items, shaped, solve_batch,
+    threads_arg,
+};
+use crate::py::convert::{
+    Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
+    to_solution,
+};
+use numpy::PyUntypedArray;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(analyze, module)?)?;
+    module.add_function(wrap_pyfunction!(best_move, module)?)?;
+    module.add_function(wrap_pyfunction!(value, module)?)?;
+    module.add_function(wrap_pyfunction!(score, module)?)?;
+    module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
+    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(clear_tables, module)?)?;
+    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
+    Ok(())
+}
+
+const NAMES: Names<fn(u8) -> u8> = Names {
+    players: ["x", "o"],
+    to_move: |col| col,
+};
+
+/// A checked call: the position on its board, the node limit and the table size.
+struct Call {
+    shape: Shape,
+    position: Position,
+    node_limit: Option<u64>,
+    table_bytes: usize,
+}
+
+/// `width=`/`height=`: None or an int.
+fn side(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i128>> {
+    value
+        .filter(|value| !value.is_none())
+        .map(|value| int_arg(value, name))
+        .transpose()
+}
+
+impl Call {
+    fn new(
+        position: &Bound<'_, PyAny>,
+        width: Option<&Bound<'_, PyAny>>,
+        height: Option<&Bound<'_, PyAny>>,
+        node_limit: Option<&Bound<'_, PyAny>>,
+        table_mb: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Call> {
+        let size = (side(width, "width")?, side(height, "height")?);
+        let (shape, position) = game::parse_position(&to_item(position)?, size).map_err(err)?;
+        let node_limit = node_limit_arg(node_limit)?;
+        let table_bytes =
+            table_mb_arg(table_mb)?.unwrap_or_else(|| search::default_table_bytes(&shape));
+        Ok(Call {
+            shape,
+            position,
+            node_limit,
+            table_bytes,
+        })
+    }
+
+    /// Runs `work` on the rules and the solver, without the GIL.
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut Game<Shape, Solver>, &Position) -> CoreResult<T> + Send,
+    ) -> PyResult<T> {
+        search_detached(py, self.node_limit, |budget| {
+            search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
+                let mut solver = Solver::new(&self.shape, tables, budget);
+                let mut game = Game {
+                    rules: &self.shape,
+                    answers: &mut solver,
+                };
+                work(&mut game, &self.position)
+            })
+        })
+    }
+
+    fn to_move(&self) -> Player {
+        if self.position.moves % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+}
+
+/// Solves a Connect Four position: value, winner, plies, every best column and one optimal
+/// line, for the side to move.
+#[pyfunction]
+#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
+fn solve<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    width: Option<&Bound<'py, PyAny>>,
+    height: Option<&Bound<'py, PyAny>>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let call = Call::new(position, width, height, node_limit, table_mb)?;
+    let to_move = call.to_move();
+    let solution = call.run(py, |game, root| {
+        Ok(driver::solve(game, root, to_move, &AsGiven)?)
+    })?;
+    to_solution(py, solution, &NAMES)
+}
+
+/// {column: (value for the player making the move, plies from now with it)} for every legal
+/// column.
+#[pyfunction]
+#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
+fn analyze<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    width: Option<&Bound<'py, PyAny>>,
+    height: Option<&Bound<'py, PyAny>>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let call = Call::new(position, width, height, node_limit, table_mb)?;
+    let answers = call.run(py, |game, root| Ok(driver::analyze(game, root, &AsGiven)?))?;
+    to_analysis(py, answers, &NAMES)
+}
+
+/// The first best column, or None once the game is over.
+#[pyfunction]
+#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
+fn best_move(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    width: Option<&Bound<'_, PyAny>>,
+    height: Option<&Bound<'_, PyAny>>,
+    node_limit: Option<&Bound<'_, PyAny>>,
+    table_mb: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<u8>> {
+    let call = Call::new(position, width, height, node_limit, table_mb)?;
+    call.run(py, |game, root| {
+        Ok(driver::best_move(game, root, &AsGiven)?)
+    })
+}
+
+/// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
+#[pyfunction]
+#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
+fn value(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    width: Option<&Bound<'_, PyAny>>,
+    height: Option<&Bound<'_, PyAny>>,
+    node_limit: Option<&Bound<'_, PyAny>>,
+    table_mb: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i8> {
+    let call = Call::new(position, width, height, node_limit, table_mb)?;
+    let pons = pons_of(py, &call, true)?;
+    Ok(pons.signum() as i8)
+}
+
+/// Pons' score of the position (see the module's documentation); ``weak=True`` only its sign,
+/// as his solver's ``-w`` gives it (a win at once keeps its exact score).
+#[pyfunction]
+#[pyo3(signature = (position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None))]
+fn score(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    weak: bool,
+    width: Option<&Bound<'_, PyAny>>,
+    height: Option<&Bound<'_, PyAny>>,
+    node_limit: Option<&Bound<'_, PyAny>>,
+    table_mb: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i32> {
+    let call = Call::new(position, width, height, node_limit, table_mb)?;
+    pons_of(py, &call, weak)
+}
+
+/// Pons' score of a call's position; a game that is over scores as its loss or draw.
+fn pons_of(py: Python<'_>, call: &Call, weak: bool) -> PyResult<i32> {
+    let (shape, position) = (&call.shape, &call.position);
+    if position.is_won(shape) || position.moves == shape.cells {
+        let over = if position.is_won(shape) {
+            crate::engine::score::loss(shape.cells - position.moves)
+        } else {
+            0
+        };
+        return Ok(game::pons_score(over));
+    }
+    call.run(py, |game, root| Ok(game.answers.pons_score(root, weak)?))
+}
+
+/// Can the position arise in play? Raises only for malformed input.
+#[pyfunction]
+#[pyo3(signature = (position, *, width=None, height=None))]
+fn is_reachable(
+    position: &Bound<'_, PyAny>,
+    width: Option<&Bound<'_, PyAny>>,
+    height: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    let size = (side(width, "width")?, side(height, "height")?);
+    match game::parse_position(&to_item(position)?, size) {
+        Ok(_) => Ok(true),
+        Err(Error::Illegal(_)) => Ok(false),
+        Err(error) => Err(err(error)),
+    }
+}
+
+/// Forgets what this thread's searches learnt: the next search starts from empty tables (as
+/// benchmarks that time each position "from a cleared table" want).
+#[pyfunction]
+fn clear_tables() {
+    search::clear_kept_tables();
+}
+
+/// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
+/// `best_move`, `best_mask` and the move columns are columns.
+#[pyfunction]
+#[pyo3(signature = (positions, *, width=None, height=None, moves=false, threads=None, node_limit=None, table_mb=None, errors=None, progress=false))]
+#[allow(clippy::too_many_arguments)]
+fn batch_solve<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    width: Option<&Bound<'py, PyAny>>,
+    height: Option<&Bound<'py, PyAny>>,
+    moves: bool,
+    threads: Option<&Bound<'py, PyAny>>,
+    node_limit: Option<&Bound<'py, PyAny>>,
+    table_mb: Option<&Bound<'py, PyAny>>,
+    errors: Option<&Bound<'py, PyAny>>,
+    progress: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let size = (side(width, "width")?, side(height, "height")?);
+    let node_limit = node_limit_arg(node_limit)?;
+    let table_mb = table_mb_arg(table_mb)?;
+    let threads = threads_arg(threads)?;
+    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
+    let (parsed, shape) = read_positions(py, positions, size)?;
+    let shape = match shape {
+        Some(shape) => shape,
+        None => Shape::new(
+            size.0.unwrap_or(game::DEFAULT.0),
+            size.1.unwrap_or(game::DEFAULT.1),
+        )
+        .map_err(err)?,
+    };
+    let table_bytes = table_mb.unwrap_or_else(|| search::default_table_bytes(&shape));
+    let what = format!("connect4 {}x{}", shape.width, shape.height);
+    let cells = shape.cells;
+    solve_batch(
+        py,
+        parsed,
+        shape.width as usize,
+        moves,
+        threads,
+        node_limit,
+        on_error,
+        progress,
+        &what,
+        || Ok(Tables::new(&shape, table_bytes)?),
+        |tables, position, budget| {
+            let mut solver = Solver::new(&shape, tables, budget);
+            let mut game = Game {
+                rules: &shape,
+                answers: &mut solver,
+            };
+            Ok(driver::label(&mut game, position, moves, &AsGiven)?)
+        },
+        |position| cells - position.moves,
+    )
+}
+
+/// The positions of a batch, each read once, and its board (the array's, or the first
+/// readable position's). An array `(N, height, width)` of codes (top row first) is read in
+/// place; a sequence holds positions in any form `solve` takes.
+fn read_positions(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+    size: (Option<i128>, Option<i128>),
+) -> PyResult<(Parsed<Position>, Option<Shape>)> {
+    if let Ok(array) = positions.cast::<PyUntypedArray>() {
+        let array = Boards::new(array, false, &[3], "(N, height, width)", "positions")?;
+        let (height, width) = (array.board[0] as i128, array.board[1] as i128);
+        for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
+            if let Some(given) = given
+                && given != actual
+            {
+                return Err(PyValueError::new_err(format!(
+                    "the boards are {width} wide and {height} high, but {name}={given} was given"
+                )));
+            }
+        }
+        let shape = Shape::new(width, height).map_err(err)?;
+        let reader = array.reader();
+        let read = py.detach(|| {
+            let mut first_bad = None;
+            let mut rows = Vec::new();
+            rows.try_reserve_exact(reader.len())
+                .map_err(|_| OutOfMemory {
+                    bytes: reader.len().saturating_mul(size_of::<Option<Position>>()),
+                })?;
+            let mut cells = vec![0i64; shape.cells as usize];
+            let mut codes = vec![0u8; shape.cells as usize];
+            for row in 0..reader.len() {
+                reader.read(row, &mut cells);
+                let position =
+                    codes_from(&cells, &mut codes).and_then(|()| game::from_cells(&shape, &codes));
+                match position {
+                    Ok(position) => rows.push(Some(position)),
+                    Err(error) => {
+                        first_bad.get_or_insert((row, error));
+                        rows.push(None);
+                    }
+                }
+            }
+            Ok::<_, OutOfMemory>((rows, first_bad))
+        });
+        let (rows, first_bad) = read.map_err(|failure| err(Error::OutOfMemory(failure)))?;
+        let parsed = Parsed {
+            rows,
+            first_bad: first_bad.map(|(row, error)| (row, err(error))),
+        };
+        return Ok((parsed, Some(shape)));
+    }
+    let items = sequence_items(positions, "positions")?;
+    let mut parsed = Parsed::with_capacity(items.len())?;
+    let mut shape: Option<Shape> = None;
+    for item in &items {
+        let row = to_item(item).and_then(|item| {
+            let (this, position) = game::parse_position(&item, size).map_err(err)?;
+            let shape = shape.get_or_insert_with(|| this.clone());
+            if (this.width, this.height) != (shape.width, shape.height) {
+                return Err(PyValueError::new_err(format!(
+                    "the board is {}x{}, not {}x{} as the batch",
+                    this.width, this.height, shape.width, shape.height
+                )));
+            }
+            Ok(position)
+        });
+        parsed.push(row);
+    }
+    Ok((parsed, shape))
+}
+
+/// The codes of a row of cell values, or why they are none.
+fn codes_from(cells: &[i64], codes: &mut [u8]) -> CoreResult<()> {
+    for (slot, &value) in codes.iter_mut().zip(cells) {
+        *slot = match value {
+            0..=2 => value as u8,
+            _ => {
+                return Err(Error::Malformed(format!(
+                    "cell value {value} is not 0, 1 or 2"
+                )));
+            }
+        };
+    }
+    Ok(())
+}
+
+/// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
+/// uint8 codes, top row first.
+#[pyfunction]
+#[pyo3(signature = (n, *, width=None, height=None, seed=None, plies=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn random_positions<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+    width: Option<&Bound<'py, PyAny>>,
+    height: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    plies: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use crate::engine::random::{SplitMix64, fill_rows, play, plies_of};
+    let shape = Shape::new(
+        side(width, "width")?.unwrap_or(game::DEFAULT.0),
+        side(height, "height")?.unwrap_or(game::DEFAULT.1),
+    )
+    .map_err(err)?;
+    let args = RandomArgs::new(n, seed, plies, shape.cells)?;
+    let threads = threads_arg(threads)?;
+    let cells = shape.cells as usize;
+    let mut out: Vec<u8> = args.rows(cells)?;
+    detached(py, false, "", |monitor| {
+        fill_rows(
+            &mut out,
+            cells,
+            threads,
+            |row, codes| {
+                let mut random = SplitMix64::for_row(args.seed, row as u64);
+                let plies = plies_of(&mut random, args.low, args.high);
+                let position = play(&shape, &Position::EMPTY, plies, &mut random);
+                codes.copy_from_slice(&game::codes_of(&shape, &position));
+            },
+            monitor,
+        )
+    })?
+    .map_err(err)?;
+    shaped(
+        py,
+        out,
+        &[args.count, shape.height as usize, shape.width as usize],
+    )
+}
