@@ -37,7 +37,7 @@ fuzz:  ## the hostile-argument fuzz target, longer than in the test run
 	$(PYTHON) tests/fuzz_arguments.py --examples 5000
 
 bench:
-	$(PYTHON) -m pytest benches/test_bench_tictactoe.py benches/test_bench_mnk.py benches/test_bench_footholds.py -W ignore --benchmark-columns=median,iqr,rounds
+	$(PYTHON) -m pytest benches/test_bench_tictactoe.py benches/test_bench_mnk.py benches/test_bench_footholds.py -n 0 -W ignore --benchmark-columns=median,iqr,rounds
 
 figures:  ## the figures a change must not slow down
 	$(PYTHON) benches/core_figures.py

@@ -1,7 +1,7 @@
 """The conformance kit every game's tests use: what both backends must agree on, random legal
 positions of each game, a replay of a solution's line by the plain rules, and the malformed
-input every parser must refuse alike. tests/test_conformance.py runs it for every game; a new
-game adds its entry to GAMES."""
+input every parser must refuse alike. tests/test_conformance.py runs it for every game of
+``perfectplay.GAMES`` and fails for a registered game without its entry here."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from hypothesis import strategies as st
 
 from perfectplay._backend import implementation
+from perfectplay._pure import connect4 as pure_connect4
 from perfectplay._pure import footholds as pure_footholds
 from perfectplay._pure import mnk as pure_mnk
 from tests_support import footholds_replay
@@ -113,6 +114,41 @@ def replay_marks(board: str, k: int, line: tuple[Any, ...]) -> tuple[bool, str |
     return over, winner, len(line)
 
 
+@st.composite
+def connect4_positions(draw: st.DrawFn, most_empty: int = 12) -> tuple[list[int], int, int]:
+    """Columns played from the empty board of a 4..7 x 4..6 board, stopping at a four, with at
+    most ``most_empty`` empty cells (so the twin's search stays quick)."""
+    width, height = draw(st.integers(4, 7)), draw(st.integers(4, 6))
+    shape = pure_connect4.Shape(width, height)
+    position: pure_connect4.Position = (0, 0, 0)
+    columns: list[int] = []
+    length = draw(st.integers(max(0, shape.cells - most_empty), shape.cells))
+    while len(columns) < length:
+        legal = shape.moves(position)
+        if not legal:
+            break
+        col = draw(st.sampled_from(legal))
+        position = shape.play(position, col)
+        columns.append(col)
+    return columns, width, height
+
+
+def replay_columns(
+    position: tuple[Any, ...], line: tuple[Any, ...]
+) -> tuple[bool, str | None, int]:
+    """Plays a line of columns by the twin's Connect Four rules, as ``replay_marks`` does."""
+    columns, width, height = position
+    shape = pure_connect4.Shape(width, height)
+    state: pure_connect4.Position = (0, 0, 0)
+    for col in [*columns, *line]:
+        assert col in shape.moves(state), f"illegal move {col}"
+        state = shape.play(state, col)
+    over = not shape.moves(state)
+    # Stones played decide who moved last: the first player after an odd number.
+    winner = ("x" if state[2] % 2 else "o") if shape.is_won(state) else None
+    return over, winner, len(line)
+
+
 class Game(NamedTuple):
     """How the kit drives one game: a strategy of positions (argument tuples), the calls that
     solve and analyze one, and a replay of a line by the plain rules."""
@@ -123,6 +159,8 @@ class Game(NamedTuple):
     analyze: Callable[..., Any]
     replay: Callable[[tuple[Any, ...], Any], tuple[bool, str | None, int]]
     malformed: st.SearchStrategy[tuple[Any, ...]]
+    #: The call that must refuse malformed arguments alike on both backends.
+    check: Callable[..., Any]
 
 
 def _replay_footholds(position: tuple[Any, ...], solution: Any) -> tuple[bool, str | None, int]:
@@ -143,6 +181,7 @@ GAMES = [
         malformed=st.one_of(junk, st.text(alphabet="xo.012/\n q", max_size=20)).map(
             lambda board: (board,)
         ),
+        check=lambda api, board: api.is_reachable(board),
     ),
     Game(
         "mnk",
@@ -154,6 +193,20 @@ GAMES = [
             st.one_of(junk, st.text(alphabet="xo.012/\n q", max_size=20)),
             st.one_of(st.integers(-1, 6), junk),
         ),
+        check=lambda api, board, k: api.is_reachable(board, k),
+    ),
+    Game(
+        "connect4",
+        connect4_positions(),
+        solve=lambda api, columns, w, h: api.solve(columns, width=w, height=h),
+        analyze=lambda api, columns, w, h: api.analyze(columns, width=w, height=h),
+        replay=lambda position, solution: replay_columns(position, solution.line),
+        malformed=st.tuples(
+            st.one_of(junk, st.text(alphabet="0123456789xo./\n q", max_size=20)),
+            st.one_of(st.none(), st.integers(-1, 12), junk),
+            st.one_of(st.none(), st.integers(-1, 12), junk),
+        ),
+        check=lambda api, position, w, h: api.is_reachable(position, width=w, height=h),
     ),
     Game(
         "footholds",
@@ -164,6 +217,7 @@ GAMES = [
         malformed=st.tuples(
             st.one_of(junk, st.text(alphabet="01/\n x2", max_size=20)), locations, locations
         ),
+        check=lambda api, board, a, b: api.total_moves(board, a, b),
     ),
 ]
 

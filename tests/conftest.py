@@ -95,3 +95,9 @@ def sigint_handled() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture
+def c4(backend: str) -> Any:
+    """The Connect Four functions of the backend under test."""
+    return implementation("connect4", backend)

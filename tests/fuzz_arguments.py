@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
-from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
-from perfectplay import SearchLimitExceeded
+from perfectplay import BatchSolution, SearchLimitExceeded
 from perfectplay._backend import implementation
 
 ALLOWED = (ValueError, TypeError, MemoryError)
@@ -185,6 +185,8 @@ def outcome(function: Any, *args: Any, **kwargs: Any) -> tuple[str, Any]:
         return ("limit", None)
     if isinstance(answer, np.ndarray):
         return ("ok", (answer.dtype.str, answer.tolist()))
+    if isinstance(answer, BatchSolution):
+        return ("ok", {k: (v.dtype.str, v.tolist()) for k, v in answer.to_dict().items()})
     return ("ok", answer)
 
 
@@ -212,6 +214,11 @@ def check(board: Any, scalar: Any, other: Any) -> None:
     agree("footholds.solve", "111/111", scalar, (0, 0), node_limit=300)
     agree("footholds.analyze", "111/111", (0, 0), board, node_limit=300)
     agree("footholds.total_moves", "111/111", (0, 0), (1, 2), node_limit=scalar)
+    agree("connect4.solve", board, node_limit=300)
+    agree("connect4.is_reachable", board)
+    agree("connect4.batch_solve", board, node_limit=300)
+    agree("connect4.solve", "4453", width=scalar, height=other, node_limit=300)
+    agree("connect4.score", "12341234", width=4, height=4, weak=True, node_limit=scalar)
 
 
 def main() -> int:
@@ -228,6 +235,8 @@ def main() -> int:
         suppress_health_check=list(HealthCheck),
     )
     @given(hostile, scalars, scalars)
+    # Found by CI: a 0-d float array, wrong in dtype and shape at once.
+    @example(np.array(0.0, dtype=np.float32), 0, 0)
     def fuzz(board: Any, scalar: Any, other: Any) -> None:
         check(board, scalar, other)
 

@@ -67,7 +67,7 @@ POSITION = {"Position"}
 
 def test_public_functions_come_from_the_chosen_backend() -> None:
     """Every public function is the chosen backend's own function, no wrapper between."""
-    for game in ("tictactoe", "footholds", "mnk"):
+    for game in perfectplay.GAMES:
         chosen = _backend.implementation(game, perfectplay.BACKEND)
         module = getattr(perfectplay, game)
         for name in set(module.__all__) - POSITION:
@@ -77,7 +77,7 @@ def test_public_functions_come_from_the_chosen_backend() -> None:
 
 
 def test_both_backends_offer_the_same_functions() -> None:
-    for game in ("tictactoe", "footholds", "mnk"):
+    for game in perfectplay.GAMES:
         rust = {n for n in vars(_backend.implementation(game, "rust")) if not n.startswith("_")}
         public = set(getattr(perfectplay, game).__all__) - POSITION
         assert rust == public

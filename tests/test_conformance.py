@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import GAMES, Game, both_backends
+import perfectplay
+from conformance import GAMES, Game, outcome_of
 from perfectplay import IllegalPosition, SearchLimitExceeded
 from perfectplay._backend import implementation
 
@@ -65,9 +66,15 @@ def test_backends_agree_and_lines_play_out(name: str, data: st.DataObject) -> No
 def test_malformed_input_raises_the_same_class(name: str, data: st.DataObject) -> None:
     game = BY_NAME[name]
     arguments = data.draw(game.malformed)
-    function = "total_moves" if name == "footholds" else "is_reachable"
-    rust, python = both_backends(name, function, *arguments)
+    rust, python = (
+        outcome_of(game.check, implementation(name, backend), *arguments)
+        for backend in ("rust", "python")
+    )
     assert rust == python
+
+
+def test_every_registered_game_is_in_the_kit() -> None:
+    assert list(perfectplay.GAMES) == NAMES
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -113,6 +120,12 @@ ERRORS = [
         "mnk limit", "mnk", "solve_empty", (4, 4, 4), {"node_limit": 10}, SearchLimitExceeded
     ),
     ErrorCase("mnk table", "mnk", "solve_empty", (3, 3, 3), {"table_mb": 0}, ValueError),
+    ErrorCase("c4 full column", "connect4", "solve", ("1111111",), {}, ValueError),
+    ErrorCase("c4 after a four", "connect4", "solve", ("12121212",), {}, ValueError),
+    ErrorCase("c4 floating", "connect4", "solve", ([[0, 1], [0, 0]],), {}, IllegalPosition),
+    ErrorCase("c4 type", "connect4", "analyze", (1.5,), {}, TypeError),
+    ErrorCase("c4 size", "connect4", "solve", ("",), {"width": 9, "height": 7}, ValueError),
+    ErrorCase("c4 limit", "connect4", "solve", ("",), {"node_limit": 10}, SearchLimitExceeded),
     ErrorCase("footholds hole", "footholds", "solve", ("101", (0, 1), (0, 0)), {}, ValueError),
     ErrorCase("footholds type", "footholds", "analyze", (None, (0, 0), (0, 0)), {}, TypeError),
     ErrorCase(

@@ -3,25 +3,44 @@
 The winner wins in the fewest moves, the loser survives the most, a draw is a draw. The search
 runs in Rust (``perfectplay._core``); a pure-Python twin gives the same answers when the
 extension is missing or ``PERFECTPLAY_BACKEND=python``. ``BACKEND`` says which one answers.
+Every game is described once in ``perfectplay.GAMES`` (its module, players, moves, options
+and the frameworks that have it); each game's module is imported here.
 """
 
-from perfectplay import agents, footholds, mnk, tablebase, tictactoe
+import importlib
+import importlib.metadata
+
+from perfectplay import agents, tablebase
 from perfectplay._backend import BACKEND
+from perfectplay._registry import GAMES, Game
 from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
+try:
+    # Written once, in Cargo.toml; the package's metadata carries it.
+    __version__ = importlib.metadata.version("perfectplay")
+except importlib.metadata.PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "unknown"
+
+for _name in GAMES:
+    globals()[_name] = importlib.import_module(f"perfectplay.{_name}")
+del _name
+
+from perfectplay import connect4, footholds, mnk, tictactoe  # noqa: E402  (named for readers)
+
 __all__ = [
     "BACKEND",
+    "GAMES",
     "BatchSolution",
+    "Game",
     "IllegalPosition",
     "SearchLimitExceeded",
     "Solution",
     "__version__",
     "agents",
+    "connect4",
     "footholds",
     "mnk",
     "tablebase",
     "tictactoe",
 ]
-
-__version__ = "0.1.0"

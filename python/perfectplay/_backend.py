@@ -12,13 +12,12 @@ import types
 import warnings
 from typing import Literal
 
-__all__ = ["BACKEND", "BACKENDS", "GAMES", "implementation"]
+__all__ = ["BACKEND", "BACKENDS", "implementation"]
 
 Backend = Literal["rust", "python"]
 BACKENDS: tuple[Backend, ...] = ("rust", "python")
-GAMES = ("tictactoe", "footholds", "mnk")
-# Each backend's modules: one a game, and the tablebase functions.
-MODULES = (*GAMES, "tablebase")
+# Each backend's modules besides one a game (the registry's): the tablebase functions.
+EXTRA_MODULES = ("tablebase",)
 
 
 def _choose() -> Backend:
@@ -54,7 +53,9 @@ BACKEND: Backend = _choose()
 def implementation(game: str, backend: str = BACKEND) -> types.ModuleType:
     """The functions of one game from one backend, as attributes (``value``, ``solve``, ...):
     the module ``perfectplay._core.<game>`` or ``perfectplay._pure.<game>``."""
-    if game not in MODULES:
+    from perfectplay._registry import GAMES
+
+    if game not in GAMES and game not in EXTRA_MODULES:
         raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")

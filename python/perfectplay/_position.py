@@ -1,11 +1,19 @@
-"""What every game's ``Position`` shares: flat actions, equality, numpy codes, text and SVG.
+"""What every game's ``Position`` shares: actions, equality, pickling, numpy codes and planes,
+text and SVG drawings.
 
-A game's ``Position`` supplies its rules (legal cells, playing a cell, who won) and how to ask
-the solver; this base turns that into the same object for every game. Cells are numbered
-row-major, ``row * cols + col``, the flat action index PettingZoo, OpenSpiel and Gymnasium use.
-Positions are immutable, so the answers of ``solve`` and ``analyze`` are kept (an LRU cache of
-4,096 calls shared by all positions): an agent asking again about a position it met before
-costs a lookup.
+A game's ``Position`` supplies its rules (legal actions, playing one, who won), how its moves
+and actions relate, how to ask the solver, and how to draw a cell; this base turns that into
+the same object for every game.
+
+* **Actions** are a layer of their own: the integers ``0 .. action_count - 1`` that
+  frameworks (Gymnasium, OpenSpiel) number moves by. For the games on a grid of cells an action
+  is the cell ``row * cols + col``; for Connect Four it is the column. ``action(move)`` and
+  ``move(action)`` translate.
+* **Cells** are the board's squares, ``row * cols + col``, row 0 on top as the board is drawn;
+  ``to_array()`` gives their codes and ``planes()`` the own/opponent planes.
+* Positions are immutable: ``copy`` and ``deepcopy`` return the position itself, pickling
+  stores what rebuilds it, and the answers of ``solve`` and ``analyze`` are kept (an LRU cache
+  of 4,096 calls shared by all positions), so an agent asking again costs a lookup.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from __future__ import annotations
 import functools
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 from xml.sax.saxutils import escape
 
 import numpy as np
@@ -30,20 +38,20 @@ _CELL = 48  # pixels a cell in the SVG drawings
 _MARGIN = 6
 # Okabe-Ito colours (distinguishable with every common colour-vision deficiency), and a letter
 # on every annotation, so that colour is never the only cue.
-_VALUE_STYLE = {
+VALUE_STYLE = {
     1: ("W", "#0072B2", "win"),
     0: ("D", "#999999", "draw"),
     -1: ("L", "#D55E00", "loss"),
 }
 
 
-def check_action(action: Any, cells: int) -> int:
-    """A flat action index 0..cells-1 (an int or numpy integer, never a bool)."""
+def check_action(action: Any, count: int) -> int:
+    """An action index 0..count-1 (an int or numpy integer, never a bool)."""
     if isinstance(action, bool) or not hasattr(action, "__index__"):
         raise TypeError(f"action must be an int, not {type(action).__name__}")
     index = int(action.__index__())
-    if not 0 <= index < cells:
-        raise ValueError(f"action {index} is off the board: actions are 0..{cells - 1}")
+    if not 0 <= index < count:
+        raise ValueError(f"action {index} is off the board: actions are 0..{count - 1}")
     return index
 
 
@@ -53,15 +61,27 @@ def _answer(position: BasePosition[Any], question: str, options: tuple[Any, ...]
     return position._solve(**kwargs) if question == "solve" else position._analyze(**kwargs)
 
 
+def _rebuild(cls: type[P], state: tuple[Any, ...]) -> P:
+    """The position a pickle holds (see ``BasePosition.__reduce__``)."""
+    position = object.__new__(cls)
+    position._restore(state)
+    return position
+
+
 class BasePosition(ABC, Generic[Move]):
     """A position of a game in progress: immutable, hashable, equal by position."""
 
     __slots__ = ("__weakref__", "cols", "rows")
     rows: int
     cols: int
+    #: What the game's moves are called in messages.
+    _MOVE: ClassVar[str] = "a move"
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; play() returns a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def _init(self, **fields: Any) -> None:
         for name, value in fields.items():
@@ -70,27 +90,41 @@ class BasePosition(ABC, Generic[Move]):
     # What a game supplies.
     @abstractmethod
     def _key(self) -> Hashable:
-        """Everything that makes the position what it is (equality and hashing)."""
+        """Everything that makes the position what it is (equality, hashing, pickling)."""
 
     @abstractmethod
-    def _legal_cells(self) -> list[int]:
-        """The cells of the legal moves, ascending; empty once the game is over."""
+    def _restore(self, state: tuple[Any, ...]) -> None:
+        """Sets the fields of a position from its ``_state()``."""
+
+    def _state(self) -> tuple[Any, ...]:
+        """What rebuilds the position (by default its key)."""
+        key = self._key()
+        return key if isinstance(key, tuple) else (key,)
+
+    @property
+    @abstractmethod
+    def action_count(self) -> int:
+        """How many actions the game has (legal or not): cells, or columns."""
 
     @abstractmethod
-    def _play_cell(self: P, cell: int) -> P:
-        """The position after the legal move to ``cell``."""
+    def _legal_actions(self) -> list[int]:
+        """The legal actions, ascending; empty once the game is over."""
 
     @abstractmethod
-    def _why_illegal(self, cell: int) -> str:
-        """Why a move to ``cell`` is not legal here (the cell is on the board)."""
+    def _play_action(self: P, action: int) -> P:
+        """The position after the legal action ``action``."""
 
     @abstractmethod
-    def _move_of_cell(self, cell: int) -> Move:
-        """The game's move form of a cell."""
+    def _why_illegal(self, action: int) -> str:
+        """Why ``action`` (in range) is not legal here."""
 
     @abstractmethod
-    def _cell_of_move(self, move: Any) -> int:
-        """The cell of a move in the game's form; ValueError/TypeError for anything else."""
+    def _move_of_action(self, action: int) -> Move:
+        """The game's move form of an action."""
+
+    @abstractmethod
+    def _action_of_move(self, move: Any) -> int:
+        """The action of a move in the game's form; ValueError/TypeError for anything else."""
 
     @abstractmethod
     def _solve(self, **options: Any) -> Solution[Move]: ...
@@ -100,7 +134,7 @@ class BasePosition(ABC, Generic[Move]):
 
     @abstractmethod
     def _cell_codes(self) -> list[int]:
-        """The numpy code of every cell (the codes the game's batch functions read)."""
+        """The numpy code of every cell, row 0 on top (the codes the batch functions read)."""
 
     @abstractmethod
     def _cell_char(self, cell: int) -> str:
@@ -110,6 +144,10 @@ class BasePosition(ABC, Generic[Move]):
     def _svg_cell(self, cell: int, x: float, y: float) -> list[str]:
         """SVG elements drawn on a cell whose top-left corner is (x, y); stones carry the
         class ``stone``."""
+
+    def _action_cell(self, action: int) -> int:
+        """The cell where an action's annotation is drawn (the cell itself by default)."""
+        return action
 
     @property
     @abstractmethod
@@ -131,38 +169,38 @@ class BasePosition(ABC, Generic[Move]):
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
-        """Every legal move in the game's form, in ascending cell order (empty once over)."""
-        return tuple(self._move_of_cell(cell) for cell in self._legal_cells())
+        """Every legal move in the game's form, in ascending action order (empty once over)."""
+        return tuple(self._move_of_action(action) for action in self._legal_actions())
 
     @property
     def legal_actions(self) -> tuple[int, ...]:
-        """Every legal move as a flat action index ``row * cols + col``, ascending."""
-        return tuple(self._legal_cells())
+        """Every legal move as an action index, ascending."""
+        return tuple(self._legal_actions())
 
     def action_mask(self) -> npt.NDArray[np.int8]:
-        """1 for each legal action, 0 elsewhere, shape ``(rows * cols,)``."""
-        mask = np.zeros(self.cells, dtype=np.int8)
-        mask[self._legal_cells()] = 1
+        """1 for each legal action, 0 elsewhere, shape ``(action_count,)``."""
+        mask = np.zeros(self.action_count, dtype=np.int8)
+        mask[self._legal_actions()] = 1
         return mask
 
     @property
     def is_over(self) -> bool:
-        return not self._legal_cells()
+        return not self._legal_actions()
 
     def play(self: P, move: Any) -> P:
         """The position after ``move``; an illegal move is a ``ValueError`` saying why."""
-        cell = self._cell_of_move(move)
-        if cell not in self._legal_cells():
-            raise ValueError(f"illegal move {move!r}: {self._why_illegal(cell)}")
-        return self._play_cell(cell)
+        action = self._action_of_move(move)
+        if action not in self._legal_actions():
+            raise ValueError(f"illegal move {move!r}: {self._why_illegal(action)}")
+        return self._play_action(action)
 
     def action(self, move: Any) -> int:
-        """The flat action index ``row * cols + col`` of a move in the game's form."""
-        return self._cell_of_move(move)
+        """The action index of a move in the game's form."""
+        return self._action_of_move(move)
 
     def move(self, action: Any) -> Move:
-        """The game's move form of a flat action index."""
-        return self._move_of_cell(check_action(action, self.cells))
+        """The game's move form of an action index."""
+        return self._move_of_action(check_action(action, self.action_count))
 
     def solve(self, **options: Any) -> Solution[Move]:
         """The position solved under perfect play; ``value`` is for the side to move.
@@ -180,8 +218,23 @@ class BasePosition(ABC, Generic[Move]):
         return dict(result)
 
     def to_array(self) -> npt.NDArray[np.uint8]:
-        """The board as the game's numpy codes, shape ``(rows, cols)``."""
+        """The board as the game's numpy codes, shape ``(rows, cols)``, row 0 on top."""
         return np.array(self._cell_codes(), dtype=np.uint8).reshape(self.rows, self.cols)
+
+    def planes(self) -> npt.NDArray[np.int8]:
+        """``(rows, cols, 2)`` int8: plane 0 the stones of the side to move (of the side that
+        moved last once the game is over), plane 1 the other side's, as PettingZoo's boards
+        and the Gymnasium environments show them."""
+        codes = self.to_array()
+        mine = self._plane_code()
+        planes = np.zeros((self.rows, self.cols, 2), dtype=np.int8)
+        planes[:, :, 0] = codes == mine
+        planes[:, :, 1] = (codes != 0) & (codes != mine)
+        return planes
+
+    def _plane_code(self) -> int:
+        """The code of the side whose stones make plane 0."""
+        return 1
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -191,6 +244,15 @@ class BasePosition(ABC, Generic[Move]):
 
     def __hash__(self) -> int:
         return hash((type(self).__qualname__, self._key()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self._state()))
+
+    def __copy__(self: P) -> P:
+        return self
+
+    def __deepcopy__(self: P, memo: dict[int, Any]) -> P:
+        return self
 
     def __str__(self) -> str:
         return "\n".join(
@@ -223,11 +285,11 @@ class BasePosition(ABC, Generic[Move]):
             )
             parts.extend(self._svg_cell(cell, x, y))
         if analysis:
-            for move, (value, plies) in sorted(self.analyze(**options).items()):
-                cell = self._cell_of_move(move)
-                row, col = divmod(cell, self.cols)
+            answers = self.analyze(**options)
+            for move, (value, plies) in sorted(answers.items(), key=lambda item: repr(item[0])):
+                row, col = divmod(self._action_cell(self._action_of_move(move)), self.cols)
                 x, y = _MARGIN + col * _CELL, _MARGIN + row * _CELL
-                letter, colour, word = _VALUE_STYLE[value]
+                letter, colour, word = VALUE_STYLE[value]
                 parts.append(
                     f'<g class="annotation {word}"><title>{escape(repr(move))}: {word} '
                     f"for {escape(str(self.to_move))}, {plies} plies</title>"
@@ -247,20 +309,32 @@ class BasePosition(ABC, Generic[Move]):
         return self.svg()
 
 
-class RowColPosition(BasePosition[tuple[int, int]]):
-    """A position whose moves are ``(row, col)`` pairs; ``_MOVE`` names them in messages."""
+class GridPosition(BasePosition[Move], Generic[Move]):
+    """A position whose actions are the board's cells."""
 
     __slots__ = ()
-    _MOVE = "a move"
 
-    def _move_of_cell(self, cell: int) -> tuple[int, int]:
-        row, col = divmod(cell, self.cols)
+    @property
+    def action_count(self) -> int:
+        return self.cells
+
+
+class RowColPosition(GridPosition[tuple[int, int]]):
+    """A position whose moves are ``(row, col)`` cells and actions ``row * cols + col``."""
+
+    __slots__ = ()
+
+    def _move_of_action(self, action: int) -> tuple[int, int]:
+        row, col = divmod(action, self.cols)
         return row, col
 
-    def _cell_of_move(self, move: Any) -> int:
+    def _action_of_move(self, move: Any) -> int:
         if not isinstance(move, (tuple, list)) or len(move) != 2:
             raise TypeError(f"{self._MOVE} is a (row, col) pair, not {move!r}")
-        row, col = (check_action(part, 1 << 62) for part in move)
-        if row >= self.rows or col >= self.cols:
+        for part in move:
+            if isinstance(part, bool) or not hasattr(part, "__index__"):
+                raise TypeError(f"{self._MOVE} is a pair of ints, not {move!r}")
+        row, col = (int(part.__index__()) for part in move)
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
             raise ValueError(f"move {(row, col)} is off the {self.rows}x{self.cols} board")
         return row * self.cols + col

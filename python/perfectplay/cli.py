@@ -8,160 +8,22 @@ problem, and exit status 1 (2 for wrong usage); never a traceback.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import os
 import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from typing import IO, Any
 
 from perfectplay._backend import BACKEND, BACKENDS, implementation
 from perfectplay._pure.args import to_item
 from perfectplay._pure.board_input import read_mark_grid
 from perfectplay.errors import SearchLimitExceeded
+from perfectplay.judge import FORMATS, InputError, Options, numbered
 
 __all__ = ["main"]
-
-Write = Callable[[str], object]
-
-
-class InputError(Exception):
-    """Bad input at a line (1-based) of the input."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-
-
-def _numbered(stream: Iterable[bytes]) -> Iterator[tuple[int, str]]:
-    """(line number, line without its newline) for every line of a binary stream, decoded as
-    UTF-8 whatever the locale says, so both backends read the very same text."""
-    for number, raw in enumerate(stream, start=1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(number, f"input is not UTF-8 text (byte {error.start + 1})") from None
-        yield number, line.rstrip("\r\n")
-
-
-def _shown(text: str) -> str:
-    """A piece of input quoted in a message: cut short, so a huge bad line is not echoed whole."""
-    text = text.strip()
-    if len(text) <= 40:
-        return repr(text)
-    return f"{text[:40]!r}... ({len(text)} characters)"
-
-
-def _nonblank(lines: Iterator[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    return ((number, line) for number, line in lines if line.strip())
-
-
-def _answer(line: int, query: Callable[..., Any], *args: Any) -> Any:
-    """Runs one query, turning a rejected board into an InputError at its line."""
-    try:
-        return query(*args)
-    except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
-        raise InputError(line, str(error)) from None
-
-
-def run_tictactoe(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
-    """Algospot TICTACTOE: T, then T boards of three rows of ``x o .``; prints x, o or TIE."""
-    api = implementation("tictactoe", backend)
-    rows = _nonblank(lines)
-    first = next(rows, None)
-    if first is None:
-        raise InputError(1, "expected the number of boards, got end of input")
-    number, text = first
-    try:
-        count = int(text)
-    except ValueError:
-        raise InputError(number, f"expected the number of boards, got {_shown(text)}") from None
-    if count < 0:
-        raise InputError(number, f"the number of boards must not be negative, got {count}")
-    for _ in range(count):
-        board = list(itertools.islice(rows, 3))
-        if len(board) < 3:
-            raise InputError(number + 1, "expected a board row, got end of input")
-        for number, text in board:
-            if len(text.strip()) != 3:
-                raise InputError(number, f"a board row has 3 cells, got {_shown(text)}")
-        text = "/".join(row for _, row in board)
-        outcome = _answer(board[0][0], api.outcome, text)
-        write("TIE\n" if outcome == "draw" else f"{outcome}\n")
-    extra = next(rows, None)
-    if extra is not None:
-        raise InputError(extra[0], f"unexpected input after {count} boards")
-
-
-def run_alpha(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
-    """BOJ 16571: nine integers per board (0 empty, 1 X, 2 O); prints W, D or L for the side
-    to move."""
-    api = implementation("tictactoe", backend)
-    cells: list[str] = []
-    start = 0
-    number = 0
-    for number, text in lines:
-        for token in text.split():
-            if not cells:
-                start = number
-            cells.append(token)
-            if len(cells) == 9:
-                board = cells
-                value = _answer(start, api.value, board)
-                write("WDL"[1 - value] + "\n")
-                cells = []
-    if cells:
-        raise InputError(number, f"a board has 9 cells, the last one has {len(cells)}")
-    if start == 0:
-        raise InputError(max(number, 1), "expected a board of nine integers, got end of input")
-
-
-def run_final(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
-    """BOJ 7682: lines of nine characters from ``X O .`` up to ``end``; prints valid or
-    invalid."""
-    api = implementation("tictactoe", backend)
-    for number, text in _nonblank(lines):
-        board = text.strip()
-        if board == "end":
-            return
-        if len(board) != 9:
-            raise InputError(number, f"a board has 9 characters, got {_shown(board)}")
-        valid = _answer(number, api.is_valid_final, board)
-        write("valid\n" if valid else "invalid\n")
-    # The judge's input ends with "end"; the answers stand, but say that it was missing.
-    print("perfectplay final: warning: the input ended without its 'end' line", file=sys.stderr)
-
-
-def run_footholds(lines: Iterator[tuple[int, str]], backend: str, write: Write) -> None:
-    """KAKAO 2022 disappearing footholds: one JSON object a line with board, aloc and bloc;
-    prints the total number of moves under perfect play."""
-    api = implementation("footholds", backend)
-    for number, text in _nonblank(lines):
-        try:
-            case = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InputError(number, f"invalid JSON: {error.msg}") from None
-        except ValueError as error:  # an integer of more digits than Python converts
-            raise InputError(number, f"invalid JSON: {error}") from None
-        except RecursionError:
-            raise InputError(number, "invalid JSON: nested too deeply") from None
-        if not isinstance(case, dict):
-            raise InputError(number, "expected a JSON object with board, aloc and bloc")
-        missing = [key for key in ("board", "aloc", "bloc") if key not in case]
-        if missing:
-            raise InputError(number, f"missing {', '.join(missing)}")
-        moves = _answer(number, api.total_moves, case["board"], case["aloc"], case["bloc"])
-        write(f"{moves}\n")
-
-
-COMMANDS: dict[str, tuple[Callable[[Iterator[tuple[int, str]], str, Write], None], str]] = {
-    "tictactoe": (run_tictactoe, "Algospot TICTACTOE: who wins (x, o or TIE)"),
-    "alpha": (run_alpha, "BOJ 16571 alpha tic-tac-toe: W, D or L for the side to move"),
-    "final": (run_final, "BOJ 7682: is each board a valid final position"),
-    "footholds": (run_footholds, "KAKAO 2022 disappearing footholds: total moves"),
-}
 
 
 def _one_line(message: str, most: int = 300) -> str:
@@ -394,7 +256,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Perfect answers for judge problems on small two-player games.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (_, summary) in COMMANDS.items():
+    for name, judge_format in FORMATS.items():
+        summary = judge_format.summary
         command = commands.add_parser(name, help=summary, description=summary)
         command.add_argument(
             "input", nargs="?", default="-", help="input file (default: standard input)"
@@ -402,6 +265,15 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument(
             "--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}"
         )
+        if name == "connect4":
+            command.add_argument(
+                "-a", "--analyze", action="store_true", help="the score of every column"
+            )
+            command.add_argument(
+                "-w", "--weak", action="store_true", help="only win, draw or loss (1, 0, -1)"
+            )
+            command.add_argument("--width", type=int, default=None, help="columns (default 7)")
+            command.add_argument("--height", type=int, default=None, help="rows (default 6)")
     summary = "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first"
     mnk = commands.add_parser("mnk", help=summary, description=summary)
     mnk.add_argument("shape", type=_shape, metavar="ROWSxCOLS")
@@ -446,7 +318,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "problem",
-        choices=tuple(COMMANDS),
+        choices=tuple(FORMATS),
         metavar="PROBLEM",
         help="tictactoe, alpha, final or footholds (the formats of those commands)",
     )
@@ -509,7 +381,15 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         except KeyboardInterrupt:
             return 130
-    run, _ = COMMANDS[args.command]
+    run = FORMATS[args.command].run
+    options = Options(
+        args.backend,
+        **{
+            name: getattr(args, name)
+            for name in ("analyze", "weak", "width", "height")
+            if hasattr(args, name)
+        },
+    )
     name = f"perfectplay {args.command}"
     try:
         stream: IO[bytes] = (
@@ -520,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         with stream:
-            run(_numbered(stream), args.backend, sys.stdout.write)
+            run(numbered(stream), sys.stdout.write, options)
         sys.stdout.flush()
     except InputError as error:
         sys.stdout.flush()

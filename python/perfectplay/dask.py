@@ -18,7 +18,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
-from perfectplay._backend import GAMES, implementation
+from perfectplay._registry import game as find_game
 
 __all__ = ["batch_solve"]
 
@@ -38,20 +38,20 @@ def batch_solve(
 ) -> dict[str, da.Array]:
     """The fields of ``<game>.batch_solve`` as dask arrays, for ``boards`` chunked along N.
 
-    ``boards``: ``(N, 9)`` or ``(N, 3, 3)`` for tic-tac-toe, ``(N, rows, cols)`` otherwise.
-    m,n,k takes ``k``; footholds takes ``alocs`` and ``blocs``, each one pair for every row or
-    an ``(N, 2)`` array (numpy or dask). Other options (``moves``, ``threads``, ``node_limit``,
-    ``table_mb``, ``errors``) go to the game's ``batch_solve`` in each worker.
+    ``game`` is any game of ``perfectplay.GAMES``; ``boards`` are its batch codes (``(N, 9)`` or
+    ``(N, 3, 3)`` for tic-tac-toe, ``(N, rows, cols)`` otherwise, Connect Four's top row
+    first). m,n,k takes ``k``; footholds takes ``alocs`` and ``blocs``, each one pair for every
+    row or an ``(N, 2)`` array (numpy or dask). Other options (``moves``, ``threads``,
+    ``node_limit``, ``table_mb``, ``errors``) go to the game's ``batch_solve`` in each worker.
     """
     if not isinstance(boards, da.Array):
         raise TypeError(f"boards must be a dask array, not {type(boards).__name__}")
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    described = find_game(game)
     if boards.ndim < 2:
         raise ValueError(f"boards must have a row axis and a board, got shape {boards.shape}")
     if "progress" in options:
         raise TypeError("progress is not shown for a cluster: use the dask dashboard")
-    cells = int(np.prod(boards.shape[1:]))
+    cells = described.moves_per_row(tuple(boards.shape[1:]))
     moves = bool(options.get("moves", False))
     width = len(_SCALARS) + cells * (3 if moves else 1)
     boards = boards.rechunk({axis: -1 for axis in range(1, boards.ndim)})
@@ -101,16 +101,18 @@ def _solve_block(
     blocs: Any = None,
 ) -> np.ndarray[Any, Any]:
     """One chunk of rows solved in a worker, its columns packed side by side as int64."""
-    api = implementation(game)
-    if game == "mnk":
-        result = api.batch_solve(boards, k, **options)
-    elif game == "footholds":
-        given = [locations.reshape(len(boards), 2) for locations in rows]
-        a = given.pop(0) if alocs is None else alocs
-        b = given.pop(0) if blocs is None else blocs
-        result = api.batch_solve(boards, a, b, **options)
-    else:
-        result = api.batch_solve(boards, **options)
+    extra: dict[str, Any] = {}
+    if k is not None:
+        extra["k"] = k
+    given = [locations.reshape(len(boards), 2) for locations in rows]
+    for name, locations in (("alocs", alocs), ("blocs", blocs)):
+        if locations is not None:
+            extra[name] = locations
+        elif game == "footholds":
+            if not given:
+                raise ValueError(f"footholds needs {name}: one (row, col) pair or an (N, 2) array")
+            extra[name] = given.pop(0)
+    result = find_game(game).batch_solve(boards, **extra, **options)
     arrays = result.to_dict()
     columns = [arrays[name].astype(np.int64)[:, None] for name, _ in _SCALARS]
     columns.append(arrays["best_mask"].reshape(len(result), cells).astype(np.int64))

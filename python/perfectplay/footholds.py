@@ -23,17 +23,37 @@ from perfectplay._position import RowColPosition
 from perfectplay._pure.footholds import Board as _Board
 from perfectplay._types import Solution
 
-__all__ = ["Position", "analyze", "batch_solve", "solve", "total_moves"]
+__all__ = ["Position", "analyze", "batch_solve", "random_positions", "solve", "total_moves"]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.footholds import analyze, batch_solve, solve, total_moves
+    from perfectplay._pure.footholds import (
+        analyze,
+        batch_solve,
+        random_positions,
+        solve,
+        total_moves,
+    )
 else:
     _impl = implementation("footholds")
     batch_solve = _impl.batch_solve
     analyze = _impl.analyze
+    random_positions = _impl.random_positions
     solve = _impl.solve
     total_moves = _impl.total_moves
+
+
+def _neighbours(rows: int, cols: int) -> list[int]:
+    """Each cell's orthogonal neighbours, as masks."""
+    return [
+        sum(
+            1 << (r * cols + c)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < rows and 0 <= c < cols
+        )
+        for row in range(rows)
+        for col in range(cols)
+    ]
 
 
 class Position(RowColPosition):
@@ -89,14 +109,29 @@ class Position(RowColPosition):
     def _key(self) -> Hashable:
         return (self.rows, self.cols, self.standing, self.a, self.b, self.mover)
 
-    def _legal_cells(self) -> list[int]:
+    def _restore(self, state: tuple[Any, ...]) -> None:
+        rows, cols, standing, a, b, mover = state
+        self._init(
+            rows=rows,
+            cols=cols,
+            standing=standing,
+            a=a,
+            b=b,
+            mover=mover,
+            _neighbours=_neighbours(rows, cols),
+        )
+
+    def _plane_code(self) -> int:
+        return 1
+
+    def _legal_actions(self) -> list[int]:
         me, _ = self._here()
         if not self.standing >> me & 1:
             return []
         steps = self._neighbours[me] & self.standing
         return [cell for cell in range(self.cells) if steps >> cell & 1]
 
-    def _play_cell(self, cell: int) -> Position:
+    def _play_action(self, cell: int) -> Position:
         me, _ = self._here()
         after = object.__new__(Position)
         after._init(
@@ -114,11 +149,11 @@ class Position(RowColPosition):
         me, _ = self._here()
         if not self.standing >> me & 1:
             return f"the game is over: {self.mover}'s cell has disappeared"
-        if not self._legal_cells():
+        if not self._legal_actions():
             return f"the game is over: {self.mover} cannot move"
         if not self._neighbours[me] >> cell & 1:
-            return f"{self._move_of_cell(cell)} is not next to {self.mover}'s cell"
-        return f"{self._move_of_cell(cell)} is a hole"
+            return f"{self._move_of_action(cell)} is not next to {self.mover}'s cell"
+        return f"{self._move_of_action(cell)} is a hole"
 
     def text(self) -> str:
         """The footholds still standing as the text ``footholds.solve`` reads (``"111/101"``)."""
@@ -131,7 +166,9 @@ class Position(RowColPosition):
         me, other = self._here()
         if not self.standing >> me & 1:  # the solvers take only pieces on footholds
             return Solution(-1, self._other(), 0, (), ())
-        answer = solve(self.text(), self._move_of_cell(me), self._move_of_cell(other), **options)
+        answer = solve(
+            self.text(), self._move_of_action(me), self._move_of_action(other), **options
+        )
         if self.mover == "A":
             return answer
         winner = {"A": "B", "B": "A"}[answer.winner] if answer.winner else None
@@ -143,7 +180,9 @@ class Position(RowColPosition):
         me, other = self._here()
         if not self.standing >> me & 1:
             return {}
-        return analyze(self.text(), self._move_of_cell(me), self._move_of_cell(other), **options)
+        return analyze(
+            self.text(), self._move_of_action(me), self._move_of_action(other), **options
+        )
 
     def _other(self) -> str:
         return "B" if self.mover == "A" else "A"

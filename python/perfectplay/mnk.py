@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._backend import implementation
-from perfectplay._position import BasePosition, RowColPosition
+from perfectplay._position import GridPosition, RowColPosition
 from perfectplay._pure import args
 from perfectplay._pure import mnk as rules
 from perfectplay._pure.board_input import read_mark_grid
@@ -31,6 +31,7 @@ __all__ = [
     "batch_solve",
     "best_move",
     "is_reachable",
+    "random_positions",
     "solve",
     "solve_empty",
 ]
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         batch_solve,
         best_move,
         is_reachable,
+        random_positions,
         solve,
         solve_empty,
     )
@@ -51,6 +53,7 @@ else:
     analyze = _impl.analyze
     best_move = _impl.best_move
     is_reachable = _impl.is_reachable
+    random_positions = _impl.random_positions
     solve = _impl.solve
     solve_empty = _impl.solve_empty
 
@@ -65,7 +68,7 @@ def geometry(rows: int, cols: int, k: int) -> rules.Geometry:
     return rules.Geometry(rows, cols, k)
 
 
-class MarkPosition(BasePosition[Move], Generic[Move]):
+class MarkPosition(GridPosition[Move], Generic[Move]):
     """A position of the m,n,k family (tic-tac-toe included): X and O marks on a grid, k in a
     row wins, X moves first, play stops at the first line. Only legal positions exist."""
 
@@ -97,10 +100,20 @@ class MarkPosition(BasePosition[Move], Generic[Move]):
     def _key(self) -> Hashable:
         return (self.rows, self.cols, self.k, self.x, self.o)
 
-    def _legal_cells(self) -> list[int]:
+    def _restore(self, state: tuple[Any, ...]) -> None:
+        rows, cols, k, x, o = state
+        self._set(geometry(rows, cols, k), x, o)
+
+    def _legal_actions(self) -> list[int]:
         return self._legal
 
-    def _play_cell(self, cell: int) -> Any:
+    def _plane_code(self) -> int:
+        # The side to move; once the game is over, the side that moved last.
+        if self.to_move is not None:
+            return 1 if self.to_move == "x" else 2
+        return 1 if not rules.x_to_move(self.x, self.o) else 2
+
+    def _play_action(self, cell: int) -> Any:
         after = object.__new__(type(self))
         if self.to_move == "x":
             after._set(self._geometry, self.x | 1 << cell, self.o)
@@ -111,7 +124,7 @@ class MarkPosition(BasePosition[Move], Generic[Move]):
     def _why_illegal(self, cell: int) -> str:
         if self._status != rules.PLAYING:
             return "the game is over"
-        return f"cell {self._move_of_cell(cell)!r} is taken"
+        return f"cell {self._move_of_action(cell)!r} is taken"
 
     def _cell_codes(self) -> list[int]:
         return [(self.x >> cell & 1) + 2 * (self.o >> cell & 1) for cell in range(self.cells)]

@@ -36,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
-from perfectplay import footholds, tictactoe
+from perfectplay import footholds, judge, tictactoe
 from perfectplay._backend import BACKEND
 from perfectplay._pure import mnk as rules
 from perfectplay.errors import IllegalPosition
@@ -196,13 +196,7 @@ def render(problem: str, cases: Sequence[Case]) -> str:
 
 def expected_lines(problem: str, cases: Sequence[Case], backend: str = BACKEND) -> list[str]:
     """perfectplay's answers, from the code of the ``perfectplay PROBLEM`` command."""
-    from perfectplay.cli import COMMANDS
-
-    answers: list[str] = []
-    text = render(problem, cases)
-    lines = enumerate(text.splitlines(), start=1)
-    COMMANDS[problem][0](lines, backend, answers.append)
-    return "".join(answers).splitlines()
+    return judge.answers(problem, render(problem, cases), backend)
 
 
 # --- Running a program -----------------------------------------------------------------------

@@ -36,6 +36,7 @@ __all__ = [
     "is_reachable",
     "is_valid_final",
     "outcome",
+    "random_positions",
     "solve",
     "to_move",
     "value",
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
         is_reachable,
         is_valid_final,
         outcome,
+        random_positions,
         solve,
         to_move,
         value,
@@ -66,6 +68,7 @@ else:
     is_reachable = _impl.is_reachable
     is_valid_final = _impl.is_valid_final
     outcome = _impl.outcome
+    random_positions = _impl.random_positions
     solve = _impl.solve
     to_move = _impl.to_move
     value = _impl.value
@@ -95,15 +98,19 @@ class Position(MarkPosition[int]):
         position._set(geometry(3, 3, 3), x, o)
         return position
 
-    def _move_of_cell(self, cell: int) -> int:
+    def _move_of_action(self, cell: int) -> int:
         return cell
 
     @property
     def legal_moves(self) -> tuple[int, ...]:
         return tuple(self._legal)  # moves are the cells themselves
 
-    def _cell_of_move(self, move: Any) -> int:
+    def _action_of_move(self, move: Any) -> int:
         return check_action(move, 9)
+
+    def _restore(self, state: tuple[Any, ...]) -> None:
+        _, _, _, x, o = state
+        self._set(geometry(3, 3, 3), x, o)
 
     def _solve(self, **options: Any) -> Solution[int]:
         if options:

@@ -7,5 +7,13 @@ def backtrack_footholds(
 ) -> tuple[int, int, list[tuple[int, int]]]: ...
 def exhaustive_mnk(board: Any, k: Any) -> tuple[int, int, list[tuple[int, int]]]: ...
 def build_tictactoe_table() -> int: ...
+def plain_connect4(
+    position: Any, *, width: int | None = None, height: int | None = None
+) -> tuple[int, int, int]: ...
 
-__all__ = ["backtrack_footholds", "build_tictactoe_table", "exhaustive_mnk"]
+__all__ = [
+    "backtrack_footholds",
+    "build_tictactoe_table",
+    "exhaustive_mnk",
+    "plain_connect4",
+]

@@ -1,5 +1,8 @@
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from perfectplay._types import BatchSolution, Solution
 
 def solve(
@@ -20,5 +23,15 @@ def batch_solve(
     errors: Any = None,
     progress: bool = False,
 ) -> BatchSolution: ...
+def random_positions(
+    board: Any,
+    aloc: Any,
+    bloc: Any,
+    n: Any,
+    *,
+    seed: Any = None,
+    plies: Any = None,
+    threads: Any = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
-__all__ = ["analyze", "batch_solve", "solve", "total_moves"]
+__all__ = ["analyze", "batch_solve", "random_positions", "solve", "total_moves"]

@@ -1,5 +1,8 @@
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from perfectplay._types import BatchSolution, Solution
 
 def solve(
@@ -33,5 +36,23 @@ def batch_solve(
     progress: bool = False,
     tablebase: Any = None,
 ) -> BatchSolution: ...
+def random_positions(
+    rows: Any,
+    cols: Any,
+    k: Any,
+    n: Any,
+    *,
+    seed: Any = None,
+    plies: Any = None,
+    threads: Any = None,
+) -> npt.NDArray[np.uint8]: ...
 
-__all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]
+__all__ = [
+    "analyze",
+    "batch_solve",
+    "best_move",
+    "is_reachable",
+    "random_positions",
+    "solve",
+    "solve_empty",
+]

@@ -16,6 +16,9 @@ def is_valid_final(board: Any) -> bool: ...
 def batch_values(boards: Any) -> npt.NDArray[np.int8]: ...
 def batch_best_move(boards: Any) -> npt.NDArray[np.int8]: ...
 def batch_solve(boards: Any, *, moves: bool = False, errors: Any = None) -> BatchSolution: ...
+def random_positions(
+    n: Any, *, seed: Any = None, plies: Any = None, threads: Any = None
+) -> npt.NDArray[np.uint8]: ...
 
 __all__ = [
     "analyze",
@@ -26,6 +29,7 @@ __all__ = [
     "is_reachable",
     "is_valid_final",
     "outcome",
+    "random_positions",
     "solve",
     "to_move",
     "value",

@@ -51,11 +51,13 @@ def sequence_items(obj: Any, what: str) -> list[Any]:
     return list(obj)
 
 
-def array_cells(array: np.ndarray[Any, Any], bools: bool) -> tuple[tuple[int, ...], list[int]]:
+def array_cells(
+    array: np.ndarray[Any, Any], bools: bool, what: str = "boards"
+) -> tuple[tuple[int, ...], list[int]]:
     """The cells of an integer (or bool) array as ints in C order, with its shape."""
     if not (array.dtype.kind in "iu" or (bools and array.dtype.kind == "b")):
         wanted = "an integer or bool" if bools else "an integer"
-        raise TypeError(f"boards must be {wanted} array, not {array.dtype}")
+        raise TypeError(f"{what} must be {wanted} array, not {array.dtype}")
     if array.dtype.kind == "u" and array.dtype.itemsize == 8:
         array = np.minimum(array, np.uint64(2**63 - 1))
     return tuple(array.shape), [int(v) for v in np.ascontiguousarray(array, np.int64).ravel()]
@@ -127,3 +129,60 @@ def rows_of(parse: Callable[..., Row], *arguments: Any) -> Row | BaseException:
         return parse(*arguments)
     except (ValueError, TypeError) as error:
         return error
+
+
+class SplitMix64:
+    """SplitMix64, the generator of ``random_positions`` (the compiled core's
+    ``engine/random.rs``, written out): row ``i`` of a batch has its own stream."""
+
+    MASK = (1 << 64) - 1
+
+    def __init__(self, state: int) -> None:
+        self.state = state & self.MASK
+
+    @classmethod
+    def for_row(cls, seed: int, row: int) -> SplitMix64:
+        first = cls(seed ^ (row * 0xD1B54A32D192ED03 & cls.MASK))
+        return cls(first.next())
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return self.next() % n
+
+
+def random_args(
+    n: Any, seed: Any, plies: Any, most: int, threads: Any
+) -> tuple[int, int, int, int]:
+    """(count, seed, low, high) of ``random_positions``, checked as the compiled core checks
+    them."""
+    count = args.int_arg(n, "n")
+    if not 0 <= count <= 0xFF_FFFF_FFFF:
+        raise ValueError(f"n must be between 0 and 2^40, got {count}")
+    if seed is None:
+        import secrets
+
+        seed_ = secrets.randbits(64)
+    else:
+        seed_ = args.int_arg(seed, "seed")
+        if not 0 <= seed_ < 2**64:
+            raise ValueError(f"seed must be between 0 and 2^64 - 1, got {seed_}")
+    if plies is None:
+        low, high = 0, most
+    elif isinstance(plies, tuple):
+        if len(plies) != 2:
+            raise ValueError(
+                f"plies must be an int or a (low, high) pair, got a tuple of {len(plies)}"
+            )
+        low, high = args.int_arg(plies[0], "plies"), args.int_arg(plies[1], "plies")
+    else:
+        low = high = args.int_arg(plies, "plies")
+    if not 0 <= low <= high <= most:
+        raise ValueError(f"plies must lie in 0..{most} with low <= high, got ({low}, {high})")
+    threads_arg(threads)
+    return count, seed_, low, high

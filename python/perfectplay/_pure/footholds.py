@@ -20,7 +20,7 @@ from perfectplay._pure.board_input import I64, CellReader, describe_char, read_g
 from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import SearchLimitExceeded
 
-__all__ = ["analyze", "batch_solve", "solve", "total_moves"]
+__all__ = ["analyze", "batch_solve", "random_positions", "solve", "total_moves"]
 
 
 class _FootholdReader(CellReader[bool]):
@@ -255,3 +255,39 @@ def batch_solve(
     cells = shape[0] * shape[1] if shape else 0
     what = f"footholds {shape[0]}x{shape[1]}" if shape else ""
     return batch.solve_rows(rows, cells, moves, errors, progress, what, solve_row)
+
+
+def random_positions(
+    board: Any,
+    aloc: Any,
+    bloc: Any,
+    n: Any,
+    *,
+    seed: Any = None,
+    plies: Any = None,
+    threads: Any = None,
+) -> tuple[Any, Any, Any]:
+    """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc``, A to move in
+    each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them."""
+    parsed, search, start = _start(board, aloc, bloc, None)
+    count, seed_, low, high = batch.random_args(
+        n, seed, plies, parsed.footholds.bit_count(), threads
+    )
+    boards = np.zeros((count, parsed.rows, parsed.cols), dtype=np.uint8)
+    alocs = np.zeros((count, 2), dtype=np.int64)
+    blocs = np.zeros((count, 2), dtype=np.int64)
+    for row in range(count):
+        rng = batch.SplitMix64.for_row(seed_, row)
+        position = start
+        for _ in range((low + rng.below(high - low + 1)) & ~1):
+            legal = search.moves(position)
+            if not legal:
+                break
+            position = search.play(position, legal[rng.below(len(legal))])
+        standing, me, you = position
+        played = parsed.footholds.bit_count() - standing.bit_count()
+        a, b = (me, you) if played % 2 == 0 else (you, me)
+        cells = [standing >> cell & 1 for cell in range(parsed.rows * parsed.cols)]
+        boards[row] = np.array(cells, dtype=np.uint8).reshape(parsed.rows, parsed.cols)
+        alocs[row], blocs[row] = divmod(a, parsed.cols), divmod(b, parsed.cols)
+    return boards, alocs, blocs

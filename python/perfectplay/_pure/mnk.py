@@ -15,7 +15,15 @@ from perfectplay._pure.board_input import read_mark_grid
 from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
-__all__ = ["analyze", "batch_solve", "best_move", "is_reachable", "solve", "solve_empty"]
+__all__ = [
+    "analyze",
+    "batch_solve",
+    "best_move",
+    "is_reachable",
+    "random_positions",
+    "solve",
+    "solve_empty",
+]
 
 
 class Geometry:
@@ -357,3 +365,44 @@ def _read_grids(
     ]
     shapes = [(g[0], g[1]) for g in grids if not isinstance(g, BaseException)]
     return grids, shapes[0] if shapes else None
+
+
+def random_marks(geometry: Geometry, n: Any, seed: Any, plies: Any, threads: Any) -> Any:
+    """Random positions of a geometry as ``(n, rows, cols)`` uint8 codes: the compiled core's
+    very positions for the same seed (``engine/random.rs``)."""
+    import numpy as np
+
+    count, seed_, low, high = batch.random_args(n, seed, plies, geometry.cells, threads)
+    out = np.zeros((count, geometry.rows, geometry.cols), dtype=np.uint8)
+    search = Search(geometry)
+    for row in range(count):
+        rng = batch.SplitMix64.for_row(seed_, row)
+        x = o = 0
+        for _ in range(low + rng.below(high - low + 1)):
+            mine, theirs = (x, o) if x_to_move(x, o) else (o, x)
+            legal = search.moves((mine, theirs)) if not geometry.has_line(theirs) else []
+            if not legal or geometry.has_line(mine):
+                break
+            cell = legal[rng.below(len(legal))]
+            if x_to_move(x, o):
+                x |= 1 << cell
+            else:
+                o |= 1 << cell
+        codes = [(x >> c & 1) + 2 * (o >> c & 1) for c in range(geometry.cells)]
+        out[row] = np.array(codes, dtype=np.uint8).reshape(geometry.rows, geometry.cols)
+    return out
+
+
+def random_positions(
+    rows: Any,
+    cols: Any,
+    k: Any,
+    n: Any,
+    *,
+    seed: Any = None,
+    plies: Any = None,
+    threads: Any = None,
+) -> Any:
+    """``n`` positions by uniformly random play from the empty board, ``(n, rows, cols)``."""
+    geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
+    return random_marks(geometry, n, seed, plies, threads)

@@ -29,6 +29,7 @@ __all__ = [
     "is_reachable",
     "is_valid_final",
     "outcome",
+    "random_positions",
     "solve",
     "to_move",
     "value",
@@ -138,10 +139,10 @@ def is_valid_final(board: Any) -> bool:
 
 def _array_rows(boards: np.ndarray[Any, Any]) -> list[Any]:
     """The rows of a batch array of shape (N, 9) or (N, 3, 3), checked, as lists of 9 codes."""
-    if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
-        raise ValueError(f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}")
     if boards.dtype.kind not in "iu":
         raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+    if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
+        raise ValueError(f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}")
     rows: list[Any] = boards.reshape(len(boards), 9).tolist()
     return rows
 
@@ -196,3 +197,8 @@ def batch_solve(boards: Any, *, moves: bool = False, errors: str = "raise") -> B
         return driver.label(_SEARCH, root, moves)
 
     return batch.solve_rows(rows, 9, moves, errors, False, "", solve_row)
+
+
+def random_positions(n: Any, *, seed: Any = None, plies: Any = None, threads: Any = None) -> Any:
+    """``n`` positions by uniformly random play, ``(n, 3, 3)`` uint8 codes."""
+    return mnk.random_marks(GEOMETRY, n, seed, plies, threads)

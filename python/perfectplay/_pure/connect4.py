@@ -1,0 +1,517 @@
+"""Connect Four: the twin of ``rust/games/connect4/``, plainly right and slow (small boards,
+positions near the end).
+
+Bit layout as the compiled core's (Pascal Pons' and John Tromp's): column ``c`` is bits
+``c * (H + 1)`` to ``c * (H + 1) + H - 1``, bottom first, with a spare bit on top. A position is
+(the side to move's stones, every stone, stones played). The search is negamax over every
+legal column, memoised by position, scored by ``score.py``; Pons' score follows from that
+score exactly (``pons_of``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from perfectplay._pure import args, batch, driver
+from perfectplay._pure import score as scoring
+from perfectplay._pure.args import Item, to_item
+from perfectplay._pure.board_input import read_mark_grid
+from perfectplay._types import BatchSolution, Solution
+from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+
+__all__ = [
+    "analyze",
+    "batch_solve",
+    "best_move",
+    "clear_tables",
+    "is_reachable",
+    "random_positions",
+    "score",
+    "solve",
+    "value",
+]
+
+DEFAULT = (7, 6)
+Position = tuple[int, int, int]  # (stones of the side to move, every stone, stones played)
+
+
+class Shape:
+    """A board of ``width`` columns and ``height`` rows, with its masks."""
+
+    def __init__(self, width: int, height: int) -> None:
+        for name, side in (("width", width), ("height", height)):
+            if side < 1:
+                raise ValueError(f"{name} must be at least 1, got {side}")
+        if width * (height + 1) > 64:
+            raise ValueError(
+                f"a {width}x{height} board does not fit: width * (height + 1) must be at most 64 "
+                "(7x6, 8x7, 9x6, 12x4 fit)"
+            )
+        self.width, self.height, self.stride = width, height, height + 1
+        self.cells = width * height
+        self.bottom = sum(1 << (col * self.stride) for col in range(width))
+        self.board = self.bottom * ((1 << height) - 1)
+
+    def column(self, col: int) -> int:
+        return ((1 << self.height) - 1) << (col * self.stride)
+
+    def cell(self, col: int, row: int) -> int:
+        return 1 << (col * self.stride + row)
+
+    def has_four(self, stones: int) -> bool:
+        for shift in (1, self.height, self.height + 1, self.height + 2):
+            pairs = stones & (stones >> shift)
+            if pairs & (pairs >> (2 * shift)):
+                return True
+        return False
+
+    def landing(self, position: Position) -> int:
+        return (position[1] + self.bottom) & self.board
+
+    def is_won(self, position: Position) -> bool:
+        current, mask, _ = position
+        return self.has_four(current ^ mask)
+
+    def moves(self, position: Position) -> list[int]:
+        """The playable columns, ascending; none once the game is over."""
+        if self.is_won(position):
+            return []
+        landing = self.landing(position)
+        return [col for col in range(self.width) if landing & self.column(col)]
+
+    def play(self, position: Position, col: int) -> Position:
+        current, mask, played = position
+        cell = self.landing(position) & self.column(col)
+        return current ^ mask, mask | cell, played + 1
+
+    def cells_left(self, position: Position) -> int:
+        return self.cells - position[2]
+
+    def key(self, position: Position) -> int:
+        return position[0] + position[1] + self.bottom
+
+
+def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Position:
+    """Plays columns (0-based) from the empty board; a bad move is a ValueError naming it."""
+    position: Position = (0, 0, 0)
+    over = False
+    for index, col in enumerate(columns):
+        where = f"move {index + 1} of {shown!r}" if shown is not None else f"move {index + 1}"
+        if over:
+            raise ValueError(f"{where}: the game is over (four in a row) before move {index + 1}")
+        if not 0 <= col < shape.width:
+            raise ValueError(
+                f"{where}: column {col} is off the board (columns are 0..{shape.width - 1} here)"
+            )
+        if not shape.landing(position) & shape.column(col):
+            raise ValueError(f"{where}: column {col} is full")
+        position = shape.play(position, col)
+        if shape.is_won(position) or position[2] == shape.cells:
+            over = True
+    return position
+
+
+def _describe(char: str) -> str:
+    return f"'{char}'" if "!" <= char <= "~" else f"U+{ord(char):04X}"
+
+
+def _is_move_text(text: str) -> bool:
+    return not any(c in text for c in "/\n\r") and all(
+        c in "0123456789" for c in text.strip(" \t\n\r\x0b\x0c")
+    )
+
+
+def _sides(width: Any, height: Any) -> tuple[int | None, int | None]:
+    return (
+        None if width is None else args.int_arg(width, "width"),
+        None if height is None else args.int_arg(height, "height"),
+    )
+
+
+def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Position]:
+    """The board and position of an argument (see ``perfectplay.connect4``)."""
+
+    def on_default() -> Shape:
+        return Shape(
+            DEFAULT[0] if size[0] is None else size[0], DEFAULT[1] if size[1] is None else size[1]
+        )
+
+    if isinstance(item, str) and _is_move_text(item):
+        shape = on_default()
+        text = item.strip(" \t\n\r\x0b\x0c")
+        return shape, _play_columns(shape, [int(c) - 1 for c in text], text)
+    if isinstance(item, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in item):
+        shape = on_default()
+        columns = [min(cast(int, i), 2**63 - 1) for i in item]
+        return shape, _play_columns(shape, columns, None)
+    if isinstance(item, list) and any(isinstance(i, bool) for i in item):
+        raise TypeError("a column must be an int, not bool")
+    rows, cols, marks = read_mark_grid(item)
+    for name, given, actual in (("width", size[0], cols), ("height", size[1], rows)):
+        if given is not None and given != actual:
+            raise ValueError(
+                f"the board is {cols} wide and {rows} high, but {name}={given} was given"
+            )
+    shape = Shape(cols, rows)
+    return shape, from_codes(shape, marks)
+
+
+def from_codes(shape: Shape, codes: Sequence[int]) -> Position:
+    """A position from cell codes, top row first; IllegalPosition when no game reaches it."""
+    first = second = 0
+    for index, code in enumerate(codes):
+        row, col = divmod(index, shape.width)
+        bit = shape.cell(col, shape.height - 1 - row)
+        if code == 1:
+            first |= bit
+        elif code == 2:
+            second |= bit
+    mask = first | second
+    for col in range(shape.width):
+        stones = (mask & shape.column(col)) >> (col * shape.stride)
+        if stones & (stones + 1):
+            raise IllegalPosition(f"column {col} has a stone above an empty cell")
+    ones, twos = first.bit_count(), second.bit_count()
+    if ones not in (twos, twos + 1):
+        raise IllegalPosition(
+            f"the first player has {ones} stones and the second {twos}, but the first player "
+            "moves first, so it has as many as the second or one more"
+        )
+    played = ones + twos
+    position = (first if played % 2 == 0 else second, mask, played)
+    first_four, second_four = shape.has_four(first), shape.has_four(second)
+    if first_four and second_four:
+        raise IllegalPosition("both players have four in a row")
+    # The boards the game stood on before its last move: the board itself while no one has
+    # four; once someone has, the board without one of the winner's top stones that every four
+    # of the winner needs (there may be several: any one buildable will do).
+    before = [(first, mask)]
+    if first_four or second_four:
+        winner, name = (first, "the first player") if first_four else (second, "the second player")
+        if (played % 2 == 1) != first_four:
+            raise IllegalPosition(
+                f"{name} has four in a row but the other player moved after the game ended"
+            )
+        tops = [_top(shape, mask, col) for col in range(shape.width)]
+        before = [
+            (first & ~top, mask & ~top)
+            for top in tops
+            if top & winner and not shape.has_four(winner & ~top)
+        ]
+        if not before:
+            raise IllegalPosition(
+                f"{name}'s fours need more than one last stone (a move after the game ended)"
+            )
+    if not any(_buildable(shape, stones, taken) for stones, taken in before):
+        raise IllegalPosition(
+            "no order of alternate moves builds this board (a player's stone sits where only "
+            "the other could have played)"
+        )
+    return position
+
+
+def _top(shape: Shape, mask: int, col: int) -> int:
+    stones = mask & shape.column(col)
+    return 1 << (stones.bit_length() - 1) if stones else 0
+
+
+def _buildable(shape: Shape, first: int, mask: int) -> bool:
+    """Can alternate moves, the first player first, build exactly these stones?"""
+    target = tuple((mask & shape.column(col)).bit_count() for col in range(shape.width))
+    seen = set()
+    stack = [tuple(0 for _ in target)]
+    while stack:
+        heights = stack.pop()
+        if heights == target:
+            return True
+        first_moves = sum(heights) % 2 == 0
+        for col, height in enumerate(heights):
+            if height == target[col]:
+                continue
+            if bool(first & shape.cell(col, height)) != first_moves:
+                continue
+            following = (*heights[:col], height + 1, *heights[col + 1 :])
+            if following not in seen:
+                seen.add(following)
+                stack.append(following)
+    return False
+
+
+class _Search:
+    """Exact scores (``scoring``) of positions of one board, memoised; the driver's game."""
+
+    def __init__(self, shape: Shape, node_limit: int | None) -> None:
+        self.shape = shape
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.memo: dict[int, int] = {}
+
+    def moves(self, position: Position) -> list[int]:
+        return self.shape.moves(position)
+
+    def play(self, position: Position, col: int) -> Position:
+        return self.shape.play(position, col)
+
+    def cells_left(self, position: Position) -> int:
+        return self.shape.cells_left(position)
+
+    def score(self, position: Position) -> int:
+        key = self.shape.key(position)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchLimitExceeded(f"search needed more than node_limit={self.node_limit} nodes")
+        shape = self.shape
+        left = shape.cells_left(position)
+        if shape.is_won(position):
+            result = scoring.loss(left)
+        elif left == 0:
+            result = scoring.DRAW
+        else:
+            current = position[0]
+            wins = [
+                col
+                for col in shape.moves(position)
+                if shape.has_four(current | (shape.landing(position) & shape.column(col)))
+            ]
+            if wins:  # a side that can win at once does: the best score there is
+                result = scoring.win(left - 1)
+            else:
+                result = max(
+                    -self.score(shape.play(position, col)) for col in shape.moves(position)
+                )
+        self.memo[key] = result
+        return result
+
+
+def pons_of(result: int) -> int:
+    """Pons' score of a ``score.py`` score."""
+    return (1 if result > 0 else -1 if result < 0 else 0) * ((abs(result) + 1) // 2)
+
+
+class _Call:
+    def __init__(
+        self, position: Any, width: Any, height: Any, node_limit: Any, table_mb: Any
+    ) -> None:
+        size = _sides(width, height)
+        self.shape, self.root = parse(to_item(position), size)
+        self.search = _Search(self.shape, args.node_limit(node_limit))
+        args.table_mb(table_mb)
+
+    def first_to_move(self) -> bool:
+        return self.root[2] % 2 == 0
+
+
+def _column(col: int) -> int:
+    return col
+
+
+def solve(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+) -> Solution[int]:
+    """The position solved for the side to move; moves are columns."""
+    call = _Call(position, width, height, node_limit, table_mb)
+    return driver.solve(call.search, call.root, ("x", "o"), call.first_to_move(), _column)
+
+
+def analyze(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+) -> dict[int, tuple[int, int]]:
+    """{column: (value for the player making it, plies from now with it)} for every move."""
+    call = _Call(position, width, height, node_limit, table_mb)
+    return driver.analyze(call.search, call.root, _column)
+
+
+def best_move(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+) -> int | None:
+    """The first best column, or None once the game is over."""
+    call = _Call(position, width, height, node_limit, table_mb)
+    return driver.best_move(call.search, call.root)
+
+
+def value(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+) -> int:
+    """+1 the side to move wins, 0 draw, -1 it loses."""
+    call = _Call(position, width, height, node_limit, table_mb)
+    return scoring.value(call.search.score(call.root))
+
+
+def score(
+    position: Any,
+    *,
+    weak: bool = False,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+) -> int:
+    """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
+    weak = batch.flag(weak, "weak")
+    call = _Call(position, width, height, node_limit, table_mb)
+    shape, root = call.shape, call.root
+    if (
+        not shape.is_won(root)
+        and root[2] < shape.cells
+        and any(
+            shape.has_four(root[0] | (shape.landing(root) & shape.column(col)))
+            for col in shape.moves(root)
+        )
+    ):
+        return (shape.cells + 1 - root[2]) // 2
+    exact = pons_of(call.search.score(root))
+    if weak and not shape.is_won(root):
+        return (exact > 0) - (exact < 0)
+    return exact
+
+
+def is_reachable(position: Any, *, width: Any = None, height: Any = None) -> bool:
+    """Can the position arise in play? Raises only for malformed input."""
+    try:
+        parse(to_item(position), _sides(width, height))
+    except IllegalPosition:
+        return False
+    return True
+
+
+def clear_tables() -> None:
+    """The twin keeps nothing between calls: nothing to clear."""
+
+
+def batch_solve(
+    positions: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    moves: bool = False,
+    threads: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    errors: str = "raise",
+    progress: bool = False,
+) -> BatchSolution:
+    """Many positions of one board size: see ``perfectplay.BatchSolution``; moves are columns."""
+    size = _sides(width, height)
+    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
+    limit = args.node_limit(node_limit)
+    args.table_mb(table_mb)
+    batch.threads_arg(threads)
+    errors = batch.errors_arg(errors)
+    rows: list[Position | BaseException] = []
+    shape: Shape | None = None
+    if isinstance(positions, np.ndarray):
+        shape_, cells = batch.array_cells(positions, bools=False, what="positions")
+        if len(shape_) != 3:
+            raise ValueError(f"positions must have shape (N, height, width), got {list(shape_)}")
+        count, rows_, cols = shape_
+        for name, given, actual in (("width", size[0], cols), ("height", size[1], rows_)):
+            if given is not None and given != actual:
+                raise ValueError(
+                    f"the boards are {cols} wide and {rows_} high, but {name}={given} was given"
+                )
+        shape = Shape(cols, rows_)
+        per = rows_ * cols
+        for row in range(count):
+            codes = cells[row * per : (row + 1) * per]
+            bad = next((c for c in codes if c not in (0, 1, 2)), None)
+            if bad is not None:
+                rows.append(ValueError(f"cell value {bad} is not 0, 1 or 2"))
+            else:
+                rows.append(batch.rows_of(from_codes, shape, codes))
+    else:
+        for item in batch.sequence_items(positions, "positions"):
+            parsed = batch.rows_of(lambda p: parse(to_item(p), size), item)
+            if isinstance(parsed, BaseException):
+                rows.append(parsed)
+                continue
+            this, position = parsed
+            if shape is None:
+                shape = this
+            if (this.width, this.height) != (shape.width, shape.height):
+                rows.append(
+                    ValueError(
+                        f"the board is {this.width}x{this.height}, not "
+                        f"{shape.width}x{shape.height} as the batch"
+                    )
+                )
+                continue
+            rows.append(position)
+    if shape is None:
+        shape = Shape(
+            DEFAULT[0] if size[0] is None else size[0], DEFAULT[1] if size[1] is None else size[1]
+        )
+    board = shape
+
+    def solve_row(position: Position) -> batch.Label:
+        return driver.label(_Search(board, limit), position, moves)
+
+    what = f"connect4 {shape.width}x{shape.height}"
+    return batch.solve_rows(rows, shape.width, moves, errors, progress, what, solve_row)
+
+
+def random_positions(
+    n: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    seed: Any = None,
+    plies: Any = None,
+    threads: Any = None,
+) -> Any:
+    """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
+    first (the compiled core's very positions for the same seed)."""
+    size = _sides(width, height)
+    shape = Shape(
+        DEFAULT[0] if size[0] is None else size[0], DEFAULT[1] if size[1] is None else size[1]
+    )
+    count, seed_, low, high = batch.random_args(n, seed, plies, shape.cells, threads)
+    out = np.zeros((count, shape.height, shape.width), dtype=np.uint8)
+    for row in range(count):
+        rng = batch.SplitMix64.for_row(seed_, row)
+        position: Position = (0, 0, 0)
+        for _ in range(low + rng.below(high - low + 1)):
+            legal = shape.moves(position)
+            if not legal:
+                break
+            position = shape.play(position, legal[rng.below(len(legal))])
+        out[row] = np.array(codes_of(shape, position), dtype=np.uint8).reshape(
+            shape.height, shape.width
+        )
+    return out
+
+
+def codes_of(shape: Shape, position: Position) -> list[int]:
+    """The cell codes of a position, top row first."""
+    current, mask, played = position
+    first = current if played % 2 == 0 else current ^ mask
+    return [
+        0 if not mask & shape.cell(col, row) else 1 if first & shape.cell(col, row) else 2
+        for row in reversed(range(shape.height))
+        for col in range(shape.width)
+    ]

@@ -1,0 +1,160 @@
+"""Every game perfectplay plays, described once. Each layer reads this: the backend choice, the
+package's modules, ``perfectplay.dask``, the command line, the agents, the integrations, the
+web board and the tests. A game added here appears in all of them (or the layer says clearly
+that the outside framework has no such game).
+
+A game's module (``perfectplay.<name>``) has the functions of both backends, a ``Position``
+class (``Position.start(**options)`` is where a game starts, with the game's own options and
+their defaults) and ``batch_solve``; this file says how they are called.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["GAMES", "Game", "game"]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as every layer needs it."""
+
+    #: Its module's name (``perfectplay.<name>``) and its name everywhere.
+    name: str
+    title: str
+    #: The options of ``Position.start`` and their defaults (board size and the like).
+    options: Mapping[str, Any]
+    #: The players' names, first player first.
+    players: tuple[str, str]
+    #: How moves are written: "cell" (0..cells-1), "row-col" ((row, col)), "column".
+    moves: str
+    #: What a batch's arrays hold, for the documentation and the command line.
+    codes: str
+    #: The options of ``batch_solve`` beyond the boards (``k``; ``alocs`` and ``blocs``).
+    batch_options: tuple[str, ...] = ()
+    #: The outside frameworks' names of this game.
+    pettingzoo: str | None = None
+    openspiel: tuple[str, ...] = ()
+    #: Its Gymnasium environment, registered by ``perfectplay.gym``.
+    gym: str | None = None
+    #: The judge formats of the command line that answer it.
+    judge: tuple[str, ...] = ()
+    #: How to read the options of a start from text (the command line, the web board).
+    parse: Mapping[str, Callable[[str], Any]] = field(default_factory=dict)
+
+    def module(self) -> types.ModuleType:
+        """``perfectplay.<name>``: the chosen backend's functions and the ``Position``."""
+        return importlib.import_module(f"perfectplay.{self.name}")
+
+    def api(self, backend: str | None = None) -> types.ModuleType:
+        """The game's functions from one backend."""
+        from perfectplay._backend import BACKEND, implementation
+
+        return implementation(self.name, backend or BACKEND)
+
+    @property
+    def position(self) -> Any:
+        """The game's ``Position`` class."""
+        return self.module().Position
+
+    def start(self, **options: Any) -> Any:
+        """The position where a game starts, with the game's options (defaults filled in)."""
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise TypeError(
+                f"{self.name} takes the options {', '.join(self.options) or 'none'}, "
+                f"not {', '.join(sorted(unknown))}"
+            )
+        return self.position.start(**{**self.options, **options})
+
+    def moves_per_row(self, board: tuple[int, ...]) -> int:
+        """How many moves a batch row's move columns have, for boards of shape ``board``:
+        its columns for Connect Four, its cells for the others."""
+        if self.moves == "column":
+            return int(board[-1])
+        count = 1
+        for side in board:
+            count *= int(side)
+        return count
+
+    def batch_solve(self, boards: Any, backend: str | None = None, **options: Any) -> Any:
+        """``batch_solve`` of the game on one backend (its own options by name: ``k`` for
+        m,n,k; ``alocs`` and ``blocs`` for footholds)."""
+        api = self.api(backend)
+        positional = [options.pop(name) for name in self.batch_options if name in options]
+        return api.batch_solve(boards, *positional, **options)
+
+
+def _int(text: str) -> int:
+    return int(text)
+
+
+GAMES: dict[str, Game] = {
+    game.name: game
+    for game in (
+        Game(
+            "tictactoe",
+            "Tic-tac-toe",
+            options={},
+            players=("x", "o"),
+            moves="cell",
+            codes="(N, 9) or (N, 3, 3): 0 empty, 1 X, 2 O",
+            pettingzoo="tictactoe_v3",
+            openspiel=("tic_tac_toe",),
+            gym="perfectplay/TicTacToe-v0",
+            judge=("tictactoe", "alpha", "final"),
+        ),
+        Game(
+            "mnk",
+            "m,n,k-game",
+            options={"rows": 4, "cols": 4, "k": 3},
+            players=("x", "o"),
+            moves="row-col",
+            codes="(N, rows, cols): 0 empty, 1 X, 2 O",
+            batch_options=("k",),
+            openspiel=("mnk",),
+            gym="perfectplay/MNK-v0",
+            parse={"rows": _int, "cols": _int, "k": _int},
+        ),
+        Game(
+            "connect4",
+            "Connect Four",
+            options={"width": 7, "height": 6},
+            players=("x", "o"),
+            moves="column",
+            codes="(N, height, width), top row first: 0 empty, 1 first player, 2 second",
+            pettingzoo="connect_four_v3",
+            openspiel=("connect_four",),
+            gym="perfectplay/ConnectFour-v0",
+            judge=("connect4",),
+            parse={"width": _int, "height": _int},
+        ),
+        Game(
+            "footholds",
+            "Disappearing footholds",
+            options={"board": "111/111/111", "aloc": (1, 0), "bloc": (1, 2)},
+            players=("A", "B"),
+            moves="row-col",
+            codes="(N, rows, cols): 1 foothold, 0 hole; alocs and blocs (N, 2)",
+            batch_options=("alocs", "blocs"),
+            judge=("footholds",),
+            parse={
+                "board": str,
+                "aloc": lambda text: tuple(int(part) for part in text.split(",")),
+                "bloc": lambda text: tuple(int(part) for part in text.split(",")),
+            },
+        ),
+    )
+}
+
+
+def game(name: str) -> Game:
+    """The game of that name; a ``ValueError`` listing the games otherwise."""
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}; perfectplay plays {', '.join(GAMES)}") from None

@@ -1,0 +1,256 @@
+"""Connect Four solved perfectly: W columns of H rows (7x6 by default, any size with
+W * (H + 1) <= 64), stones drop to the lowest empty cell, four in a row wins, the first player
+(``x``) moves first. Moves and actions are columns ``0 .. W-1``.
+
+A position is a move string in Pascal Pons' notation (columns from 1: ``"4453"``; ``""`` is the
+empty board), a sequence of columns (0-based ints), or a board drawn as rows, top row first (a
+text of rows split by ``/`` or newlines, ``x o .`` or ``1 2 0``; or a sequence of rows).
+``width=`` and ``height=`` give the size of a position given by its moves (7x6 otherwise) and
+must match a board's. A move string with a full column, a column off the board or a move after
+the game ended is a ``ValueError`` naming the move; a board no game reaches is
+``perfectplay.IllegalPosition``.
+
+Answers are for the side to move, by perfect play's rule (win fastest, lose slowest); ``score``
+is Pons' score: a win with one's k-th stone scores ``(W * H + 1 - n) / 2``, n the stones on the
+board before it (on 7x6: 22 minus the winner's stones), a loss the negative, a draw 0.
+
+>>> from perfectplay import connect4
+>>> connect4.score("4453")
+-2
+>>> connect4.best_move("44444")   # a column of the other player's is no threat here
+3
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from perfectplay._backend import implementation
+from perfectplay._position import BasePosition, check_action
+from perfectplay._pure import args
+from perfectplay._pure import connect4 as rules
+from perfectplay._types import Solution
+
+__all__ = [
+    "Position",
+    "analyze",
+    "batch_solve",
+    "best_move",
+    "clear_tables",
+    "is_reachable",
+    "random_positions",
+    "score",
+    "solve",
+    "value",
+]
+
+if TYPE_CHECKING:
+    # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
+    from perfectplay._pure.connect4 import (
+        analyze,
+        batch_solve,
+        best_move,
+        clear_tables,
+        is_reachable,
+        random_positions,
+        score,
+        solve,
+        value,
+    )
+else:
+    _impl = implementation("connect4")
+    analyze = _impl.analyze
+    batch_solve = _impl.batch_solve
+    best_move = _impl.best_move
+    clear_tables = _impl.clear_tables
+    is_reachable = _impl.is_reachable
+    random_positions = _impl.random_positions
+    score = _impl.score
+    solve = _impl.solve
+    value = _impl.value
+
+
+@functools.lru_cache(maxsize=32)
+def _shape(width: int, height: int) -> rules.Shape:
+    return rules.Shape(width, height)
+
+
+_MARKS = ".xo"
+_DISC = {1: ("#F0E442", "#222", "x"), 2: ("#333333", "#fff", "o")}
+
+
+class Position(BasePosition[int]):
+    """A Connect Four position a user holds: ``connect4.Position("4453")``,
+    ``connect4.Position(board)``, ``connect4.Position.empty(7, 6)``. Moves and actions are
+    columns. Immutable, hashable, equal by position; ``solve()`` and ``analyze()`` answer for
+    the side to move (options such as ``node_limit`` pass on).
+
+    >>> Position("4453").play(2).to_move
+    'o'
+    """
+
+    __slots__ = ("_legal", "_shape", "current", "mask", "played")
+    current: int
+    mask: int
+    played: int
+    _shape: rules.Shape
+    _legal: list[int]
+    _MOVE = "a Connect Four move"
+
+    def __init__(self, position: Any = "", *, width: Any = None, height: Any = None) -> None:
+        size = (
+            None if width is None else args.int_arg(width, "width"),
+            None if height is None else args.int_arg(height, "height"),
+        )
+        shape, (current, mask, played) = rules.parse(args.to_item(position), size)
+        self._set(_shape(shape.width, shape.height), current, mask, played)
+
+    @classmethod
+    def empty(cls, width: int = 7, height: int = 6) -> Position:
+        """The empty board, the first player to move."""
+        position = object.__new__(cls)
+        shape = rules.Shape(args.int_arg(width, "width"), args.int_arg(height, "height"))
+        position._set(_shape(shape.width, shape.height), 0, 0, 0)
+        return position
+
+    @classmethod
+    def start(cls, width: int = 7, height: int = 6) -> Position:
+        """Where a game starts: the empty board (the registry's start of every game)."""
+        return cls.empty(width, height)
+
+    def _set(self, shape: rules.Shape, current: int, mask: int, played: int) -> None:
+        position = (current, mask, played)
+        put = object.__setattr__
+        put(self, "rows", shape.height)
+        put(self, "cols", shape.width)
+        put(self, "_shape", shape)
+        put(self, "current", current)
+        put(self, "mask", mask)
+        put(self, "played", played)
+        put(self, "_legal", shape.moves(position))
+
+    @property
+    def width(self) -> int:
+        return self.cols
+
+    @property
+    def height(self) -> int:
+        return self.rows
+
+    def _key(self) -> Hashable:
+        return (self.cols, self.rows, self.current, self.mask, self.played)
+
+    def _restore(self, state: tuple[Any, ...]) -> None:
+        width, height, current, mask, played = state
+        self._set(_shape(width, height), current, mask, played)
+
+    @property
+    def action_count(self) -> int:
+        return self.cols
+
+    def _legal_actions(self) -> list[int]:
+        return self._legal
+
+    def _play_action(self, column: int) -> Position:
+        after = object.__new__(Position)
+        current, mask, played = self._shape.play((self.current, self.mask, self.played), column)
+        after._set(self._shape, current, mask, played)
+        return after
+
+    def _why_illegal(self, column: int) -> str:
+        if self._shape.is_won((self.current, self.mask, self.played)):
+            return "the game is over (four in a row)"
+        if self.played == self._shape.cells:
+            return "the game is over (the board is full)"
+        return f"column {column} is full"
+
+    def _move_of_action(self, action: int) -> int:
+        return action
+
+    def _action_of_move(self, move: Any) -> int:
+        return check_action(move, self.cols)
+
+    @property
+    def legal_moves(self) -> tuple[int, ...]:
+        return tuple(self._legal)
+
+    def _first(self) -> int:
+        return self.current if self.played % 2 == 0 else self.current ^ self.mask
+
+    def _cell_codes(self) -> list[int]:
+        return rules.codes_of(self._shape, (self.current, self.mask, self.played))
+
+    def _cell_char(self, cell: int) -> str:
+        return _MARKS[self._cell_codes()[cell]]
+
+    def __str__(self) -> str:
+        codes = self._cell_codes()
+        return "\n".join(
+            " ".join(_MARKS[codes[row * self.cols + col]] for col in range(self.cols))
+            for row in range(self.rows)
+        )
+
+    def _action_cell(self, column: int) -> int:
+        """Where a column's next stone lands (its annotation is drawn there)."""
+        height = (self.mask & self._shape.column(column)).bit_count()
+        row = max(self.rows - 1 - height, 0)
+        return row * self.cols + column
+
+    def _svg_cell(self, cell: int, x: float, y: float) -> list[str]:
+        code = self._cell_codes()[cell]
+        size = 48
+        if code == 0:
+            return [
+                f'<circle class="hole" cx="{x + size / 2}" cy="{y + size / 2}" r="18" '
+                'fill="#ffffff" stroke="#555" stroke-width="1"/>'
+            ]
+        fill, ink, name = _DISC[code]
+        return [
+            f'<g class="stone {name}"><circle cx="{x + size / 2}" cy="{y + size / 2}" r="19" '
+            f'fill="{fill}" stroke="#111" stroke-width="2"/><text x="{x + size / 2}" '
+            f'y="{y + size / 2 + 5}" text-anchor="middle" font-size="14" font-weight="bold" '
+            f'fill="{ink}">{name}</text></g>'
+        ]
+
+    def text(self) -> str:
+        """The board as rows of ``x o .``, top row first, joined by ``/``."""
+        codes = self._cell_codes()
+        return "/".join(
+            "".join(_MARKS[code] for code in codes[row * self.cols : (row + 1) * self.cols])
+            for row in range(self.rows)
+        )
+
+    def _solve(self, **options: Any) -> Solution[int]:
+        return solve(self.text(), **options)
+
+    def _analyze(self, **options: Any) -> dict[int, tuple[int, int]]:
+        return analyze(self.text(), **options)
+
+    def score(self, **options: Any) -> int:
+        """Pons' score for the side to move (see the module's documentation)."""
+        return score(self.text(), **options)
+
+    @property
+    def to_move(self) -> str | None:
+        """'x' (the first player) or 'o', or None once the game is over."""
+        if not self._legal:
+            return None
+        return "x" if self.played % 2 == 0 else "o"
+
+    @property
+    def winner(self) -> str | None:
+        if not self._shape.is_won((self.current, self.mask, self.played)):
+            return None
+        return "x" if self.played % 2 == 1 else "o"
+
+    def _plane_code(self) -> int:
+        mover_is_first = (self.played % 2 == 0) if self._legal else (self.played % 2 == 1)
+        return 1 if mover_is_first else 2
+
+    def __repr__(self) -> str:
+        size = (
+            "" if (self.cols, self.rows) == (7, 6) else f", width={self.cols}, height={self.rows}"
+        )
+        return f"connect4.Position({self.text()!r}{size})  # {self._status_text()}"

@@ -1,0 +1,276 @@
+"""Connect Four on both backends: Pons' scores computed by his own solver (tests/data), John
+Tromp's values of small empty boards, a plain memoised search, both backends against each
+other on thousands of random positions, batches, positions and the command line."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import DATA
+from perfectplay import IllegalPosition, SearchLimitExceeded, connect4
+from perfectplay._backend import implementation
+
+RUST = implementation("connect4", "rust")
+PYTHON = implementation("connect4", "python")
+
+
+def pons_lines(name: str) -> list[tuple[str, list[int]]]:
+    rows = []
+    for text in (DATA / name).read_text().splitlines():
+        moves, *scores = text.split()
+        rows.append((moves, [int(s) for s in scores]))
+    return rows
+
+
+PONS = pons_lines("connect4_pons.txt")
+PONS_ANALYZE = pons_lines("connect4_pons_analyze.txt")
+TROMP = [
+    (int(w), int(h), {"+": 1, "=": 0, "-": -1}[v])
+    for line in (DATA / "connect4_tromp.txt").read_text().splitlines()
+    if line and not line.startswith("#")
+    for w, h, v in [line.split()]
+]
+
+
+def stones(moves: str) -> int:
+    return len(moves)
+
+
+def test_pons_scores_on_the_compiled_core() -> None:
+    """All 400 positions, from the end of the game to its beginning, as Pons' solver scores
+    them; the weak score is their sign; value agrees; the table kept between calls changes
+    nothing."""
+    for moves, (expected,) in PONS:
+        assert RUST.score(moves) == expected, moves
+        assert RUST.score(moves, weak=True) in (expected, (expected > 0) - (expected < 0))
+        assert RUST.value(moves) == (expected > 0) - (expected < 0), moves
+    RUST.clear_tables()
+    for moves, (expected,) in PONS[::37]:
+        assert RUST.score(moves) == expected, moves
+
+
+def test_pons_scores_on_the_twin() -> None:
+    """The twin on the positions near the end (its exhaustive search is slow elsewhere)."""
+    for moves, (expected,) in PONS[:100]:
+        if 42 - stones(moves) <= 14:
+            assert PYTHON.score(moves) == expected, moves
+
+
+def test_weak_score_is_the_sign_except_a_win_at_once() -> None:
+    for moves, (expected,) in PONS[:200:7]:
+        weak = RUST.score(moves, weak=True)
+        position = connect4.Position(moves)
+        wins_at_once = any(position.play(c).winner for c in position.legal_moves)
+        assert weak == (expected if wins_at_once else (expected > 0) - (expected < 0))
+
+
+def test_analysis_matches_pons_per_column() -> None:
+    """analyze's (value, plies) per column give exactly Pons' per-column scores."""
+    for moves, scores in PONS_ANALYZE[:60]:
+        analysis = RUST.analyze(moves)
+        for column, expected in enumerate(scores):
+            if expected == -1000:
+                assert column not in analysis
+                continue
+            value, plies = analysis[column]
+            end = stones(moves) + plies  # stones on the board when the game ends
+            assert expected == (value * ((42 + 2 - end) // 2) if value else 0), (moves, column)
+
+
+@pytest.mark.parametrize(("width", "height", "value"), [t for t in TROMP if t[0] * t[1] <= 30])
+def test_tromps_small_boards(width: int, height: int, value: int) -> None:
+    assert RUST.value("", width=width, height=height) == value
+    if width * height <= 16:
+        assert PYTHON.value("", width=width, height=height) == value
+
+
+def test_compiled_search_agrees_with_the_plain_search() -> None:
+    from perfectplay._core._testing import plain_connect4
+
+    boards = RUST.random_positions(1500, seed=7, plies=(26, 42))
+    for board in boards:
+        _, value, plies = plain_connect4(board.tolist())
+        solution = RUST.solve(board.tolist())
+        assert (solution.value, solution.plies) == (value, plies)
+
+
+SETS = [  # (size, seed, plies): random positions whose exhaustive twin search stays quick
+    ({}, 11, (28, 42)),
+    ({"width": 5, "height": 4}, 12, (10, 20)),
+    ({"width": 4, "height": 5}, 13, (10, 20)),
+]
+
+
+@pytest.mark.both_backends
+def test_random_positions_are_the_same_on_both_backends() -> None:
+    for size, seed, plies in SETS:
+        rust = RUST.random_positions(300, seed=seed, plies=plies, **size)
+        assert np.array_equal(rust, PYTHON.random_positions(300, seed=seed, plies=plies, **size))
+        assert all(RUST.is_reachable(board.tolist()) for board in rust)
+        counts = (rust != 0).sum(axis=(1, 2))
+        assert counts.min() >= plies[0] or RUST.solve(rust[counts.argmin()].tolist()).plies == 0
+
+
+@pytest.mark.both_backends
+def test_backends_agree_on_thousands_of_random_positions() -> None:
+    """2,000 random positions of 7x6 in the last 14 stones and 1,000 of smaller boards, batch
+    solved with each move's answers on both backends; some solved and analyzed one by one."""
+    for (size, seed, plies), count in zip(SETS, (2000, 500, 500), strict=True):
+        boards = RUST.random_positions(count, seed=seed, plies=plies, **size)
+        rust = RUST.batch_solve(boards, moves=True)
+        python = PYTHON.batch_solve(boards, moves=True)
+        for name, column in rust.to_dict().items():
+            if name != "nodes":  # the backends search differently
+                assert np.array_equal(column, python.to_dict()[name]), name
+        assert (rust.status == 0).all()
+        for board in boards[:: max(1, count // 100)]:
+            codes = board.tolist()
+            assert RUST.solve(codes) == PYTHON.solve(codes)
+            assert RUST.analyze(codes) == PYTHON.analyze(codes)
+            assert RUST.score(codes) == PYTHON.score(codes)
+
+
+def test_batch_rows_match_single_calls(c4: Any) -> None:
+    boards = RUST.random_positions(200, seed=5, plies=(30, 42))
+    result = c4.batch_solve(boards, moves=True, threads=2)
+    for row, board in enumerate(boards):
+        solution = c4.solve(board.tolist())
+        assert (result.value[row], result.plies[row]) == (solution.value, solution.plies)
+        best = [col for col in range(7) if result.best_mask[row, col]]
+        assert tuple(best) == tuple(sorted(solution.best_moves))
+        assert result.best_move[row] == (min(best) if best else -1) or result.best_move[row] in best
+        analysis = c4.analyze(board.tolist())
+        for col in range(7):
+            if col in analysis:
+                assert (result.move_value[row, col], result.move_plies[row, col]) == analysis[col]
+
+
+def test_batch_answers_do_not_depend_on_threads_or_order() -> None:
+    boards = RUST.random_positions(400, seed=9, plies=(20, 42))
+    one = RUST.batch_solve(boards, threads=1)
+    two = RUST.batch_solve(boards[::-1], threads=2)
+    for name, column in one.to_dict().items():
+        if name != "nodes":
+            assert np.array_equal(column, two.to_dict()[name][::-1]), name
+
+
+def test_bad_rows_are_named_or_masked(c4: Any) -> None:
+    boards = RUST.random_positions(6, seed=3, plies=(30, 42))
+    boards[2] = 0
+    boards[2, 0, 0] = 1  # a floating stone
+    with pytest.raises(IllegalPosition, match="row 2"):
+        c4.batch_solve(boards)
+    masked = c4.batch_solve(boards, errors="mask")
+    assert masked.status.tolist() == [0, 0, 1, 0, 0, 0]
+    assert masked.best_move[2] == -1
+
+
+def test_node_limit(c4: Any) -> None:
+    with pytest.raises(SearchLimitExceeded):
+        c4.solve("", node_limit=50)
+    result = c4.batch_solve(np.zeros((2, 6, 7), dtype=np.uint8), node_limit=50, errors="mask")
+    assert result.status.tolist() == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ("1111111", "move 7 of '1111111': column 0 is full"),
+        ("8", "column 7 is off the board"),
+        ([[0, 1], [0, 0]], "above an empty cell"),
+        ([[0, 0], [2, 0]], "first player"),
+        ("", "width"),
+    ],
+)
+def test_bad_positions_say_what_is_wrong(c4: Any, position: Any, message: str) -> None:
+    size = {"width": 0} if message == "width" else {}
+    with pytest.raises(ValueError, match=message):
+        c4.solve(position, **size)
+
+
+def test_reachability(c4: Any) -> None:
+    assert c4.is_reachable("4453")
+    assert c4.is_reachable([[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 2, 0]], width=3, height=4) is True
+    assert not c4.is_reachable([[0, 0], [0, 0], [2, 0]])  # second player first
+    assert not c4.is_reachable([[1, 0], [1, 0], [1, 0], [1, 0], [2, 2], [2, 2]])  # too many
+    # Two fours: the game ended at the first.
+    both = [[0] * 7 for _ in range(6)]
+    for row in (3, 4, 5):
+        both[row][0], both[row][1] = 1, 2
+    both[2][0] = 1  # four for the first player
+    both[2][1] = 2  # and then one for the second
+    assert not c4.is_reachable(both)
+    # The four's last stone is column 2's top, not column 1's: every candidate must be tried.
+    assert c4.is_reachable([[2, 0, 0, 2], [1, 0, 0, 1], [2, 2, 2, 2], [1, 2, 1, 1], [2, 1, 1, 1]])
+
+
+def test_every_random_position_is_reachable() -> None:
+    for width, height in ((4, 4), (4, 5), (5, 4), (7, 6)):
+        boards = RUST.random_positions(5000, width=width, height=height, seed=1)
+        result = RUST.batch_solve(boards, errors="mask", node_limit=1)
+        assert (result.status != 1).all()
+
+
+# --- positions ------------------------------------------------------------------------
+
+
+def test_position_plays_draws_and_pickles() -> None:
+    opening = connect4.Position("4453")
+    assert opening.legal_moves == tuple(range(7))
+    assert opening.to_move == "x"
+    after = opening.play(3)
+    assert after.to_move == "o" and after != opening
+    moves, (score,) = PONS[150]  # a position in the middle of the game, quick to solve
+    position = connect4.Position(moves)
+    assert connect4.Position.start() == connect4.Position("")
+    assert "x" in str(position) and len(str(position).splitlines()) == 6
+    assert position.svg().startswith("<svg") and "circle" in position.svg()
+    assert pickle.loads(pickle.dumps(position)) == position
+    assert position.score() == score
+    assert position.solve().best_moves == connect4.solve(moves).best_moves
+    assert position.legal_moves == tuple(sorted(connect4.analyze(moves)))
+    with pytest.raises(ValueError, match="off the board"):
+        position.play(9)
+
+
+# --- the command line -----------------------------------------------------------------
+
+
+def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", "connect4", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_cli_prints_what_pons_prints(backend: str, tmp_path: Path) -> None:
+    near_end = [(m, s) for m, s in PONS[:100] if backend == "rust" or 42 - len(m) <= 12]
+    result = run_cli("--backend", backend, stdin="".join(m + "\n" for m, _ in near_end))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "".join(f"{m} {s[0]}\n" for m, s in near_end)
+    analysed = [(m, s) for m, s in PONS_ANALYZE[:40] if backend == "rust" or 42 - len(m) <= 12]
+    result = run_cli("-a", "--backend", backend, stdin="".join(m + "\n" for m, _ in analysed))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "".join(f"{m} {' '.join(str(x) for x in s)}\n" for m, s in analysed)
+
+
+def test_cli_refuses_bad_lines_naming_them() -> None:
+    moves, (score,) = PONS[150]
+    result = run_cli(stdin=f"{moves}\n12121212\n")
+    assert result.returncode == 1
+    assert result.stdout == f"{moves} {score}\n"
+    assert result.stderr.startswith("perfectplay connect4: line 2: move 8")
+    won = run_cli(stdin="1212121\n")  # Pons refuses the move that makes four, and so do we
+    assert won.returncode == 1 and "line 1" in won.stderr and "game is over" in won.stderr
+    assert run_cli("--width", "4", "--height", "4", stdin="1\n").stdout == "1 0\n"
