@@ -43,6 +43,7 @@ def stones(moves: str) -> int:
     return len(moves)
 
 
+@pytest.mark.compiled
 def test_pons_scores_on_the_compiled_core() -> None:
     """All 400 positions, from the end of the game to its beginning, as Pons' solver scores
     them; the weak score is their sign; value agrees; the table kept between calls changes
@@ -56,6 +57,7 @@ def test_pons_scores_on_the_compiled_core() -> None:
         assert RUST.score(moves) == expected, moves
 
 
+@pytest.mark.both_backends
 def test_pons_scores_on_the_twin() -> None:
     """The twin on the positions near the end (its exhaustive search is slow elsewhere)."""
     for moves, (expected,) in PONS[:100]:
@@ -63,6 +65,7 @@ def test_pons_scores_on_the_twin() -> None:
             assert PYTHON.score(moves) == expected, moves
 
 
+@pytest.mark.compiled
 def test_weak_score_is_the_sign_except_a_win_at_once() -> None:
     for moves, (expected,) in PONS[:200:7]:
         weak = RUST.score(moves, weak=True)
@@ -71,6 +74,7 @@ def test_weak_score_is_the_sign_except_a_win_at_once() -> None:
         assert weak == (expected if wins_at_once else (expected > 0) - (expected < 0))
 
 
+@pytest.mark.compiled
 def test_analysis_matches_pons_per_column() -> None:
     """analyze's (value, plies) per column give exactly Pons' per-column scores."""
     for moves, scores in PONS_ANALYZE[:60]:
@@ -84,6 +88,7 @@ def test_analysis_matches_pons_per_column() -> None:
             assert expected == (value * ((42 + 2 - end) // 2) if value else 0), (moves, column)
 
 
+@pytest.mark.both_backends
 @pytest.mark.parametrize(("width", "height", "value"), [t for t in TROMP if t[0] * t[1] <= 30])
 def test_tromps_small_boards(width: int, height: int, value: int) -> None:
     assert RUST.value("", width=width, height=height) == value
@@ -91,6 +96,7 @@ def test_tromps_small_boards(width: int, height: int, value: int) -> None:
         assert PYTHON.value("", width=width, height=height) == value
 
 
+@pytest.mark.compiled
 def test_compiled_search_agrees_with_the_plain_search() -> None:
     from perfectplay._core._testing import plain_connect4
 
@@ -152,6 +158,7 @@ def test_batch_rows_match_single_calls(c4: Any) -> None:
                 assert (result.move_value[row, col], result.move_plies[row, col]) == analysis[col]
 
 
+@pytest.mark.compiled
 def test_batch_answers_do_not_depend_on_threads_or_order() -> None:
     boards = RUST.random_positions(400, seed=9, plies=(20, 42))
     one = RUST.batch_solve(boards, threads=1)
@@ -211,6 +218,7 @@ def test_reachability(c4: Any) -> None:
     assert c4.is_reachable([[2, 0, 0, 2], [1, 0, 0, 1], [2, 2, 2, 2], [1, 2, 1, 1], [2, 1, 1, 1]])
 
 
+@pytest.mark.compiled
 def test_every_random_position_is_reachable() -> None:
     for width, height in ((4, 4), (4, 5), (5, 4), (7, 6)):
         boards = RUST.random_positions(5000, width=width, height=height, seed=1)
