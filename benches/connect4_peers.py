@@ -1,18 +1,21 @@
-"""Connect Four against Pascal Pons' solver, by his test protocol: positions graded by stage,
-one table reset per position, the mean and median time per position.
+"""Connect Four against Pascal Pons' solver, by his test protocol: six sets of positions from
+random games, graded by stage (stones played) and difficulty (moves left under perfect play);
+one table reset per position; the mean and median time per position, and their ratio.
 
-    python benches/connect4_peers.py --pons PATH/TO/c4solver --count 200 --seed 1
+    python benches/connect4_peers.py --pons PATH/TO/c4solver --count 1000 --seed 1
 
 Pons' solver (github.com/PascalPons/connect4, AGPL) is built outside this repository: clone it,
 check out commit 0f0f713 (the version whose `c4solver` prints "moves score nodes microseconds"
-and resets its table for each line, as his benchmark does) and run `make`. Its opening book is
-not used. The positions are random games (random legal columns from the empty board), kept when
-the game is not over and the side to move cannot win at once, with the stones of each stage:
-"end" 28 to 38 stones, "middle" 14 to 27, "begin" 6 to 13. perfectplay answers each with
-`connect4.score` after `connect4.clear_tables()`, timed around the Python call; Pons' times are
-his own microseconds per line. Both must give the same score on every position, or the run
-stops. Optional: `--bitbully` adds BitBully (pip install bitbully), its MTD(f) after
-`resetTranspositionTable()`.
+and resets its table for each line, as his benchmark does) and run `make` (-O3). Its opening
+book is not used. The sets, as his: End (more than 28 stones played), Middle (15 to 28),
+Begin (at most 14); Easy (fewer than 14 moves left under perfect play), Medium (14 to 27),
+Hard (28 or more). Positions are random legal games, kept when the game is not over and the
+side to move cannot win at once; perfectplay grades them (a position whose grading search
+passes `--grade-limit` nodes is dropped, which keeps the hardest out of the Begin sets).
+perfectplay answers each with `connect4.score` after `connect4.clear_tables()`, timed around
+the Python call; Pons' times are his own microseconds per line. Both must give the same score
+on every position, or the run stops. `--bitbully` adds BitBully (pip install bitbully), its
+MTD(f) after `resetTranspositionTable()`.
 """
 
 from __future__ import annotations
@@ -24,31 +27,67 @@ import subprocess
 import sys
 import time
 
-from perfectplay import connect4
+from perfectplay import SearchLimitExceeded, connect4
 
-STAGES = {"end": (28, 38), "middle": (14, 27), "begin": (6, 13)}
+STAGES = {"End": (29, 41), "Middle": (15, 28), "Begin": (1, 14)}
+LEVELS = {"Easy": (0, 13), "Medium": (14, 27), "Hard": (28, 42)}
+SETS = ["End-Easy", "Middle-Easy", "Middle-Medium", "Begin-Easy", "Begin-Medium", "Begin-Hard"]
 
 
-def random_lines(stage: str, count: int, seed: int) -> list[str]:
-    """``count`` random games with the stage's number of stones, as Pons' move strings."""
-    low, high = STAGES[stage]
-    rng = random.Random(f"{stage}-{seed}")
-    lines: list[str] = []
-    while len(lines) < count:
-        position = connect4.Position.start()
-        columns: list[int] = []
-        for _ in range(rng.randint(low, high)):
-            legal = position.legal_moves
-            if not legal:
-                break
-            column = rng.choice(legal)
-            position = position.play(column)
-            columns.append(column)
+def random_game(rng: random.Random, low: int, high: int) -> str | None:
+    """A random game of ``low..high`` stones, still going on, whose side to move cannot win at
+    once, as Pons' move string; None when the random game ended early."""
+    position = connect4.Position.start()
+    columns: list[int] = []
+    for _ in range(rng.randint(low, high)):
         legal = position.legal_moves
-        if len(columns) < low or not legal or any(position.play(c).winner for c in legal):
-            continue
-        lines.append("".join(str(c + 1) for c in columns))
-    return lines
+        if not legal:
+            return None
+        column = rng.choice(legal)
+        position = position.play(column)
+        columns.append(column)
+    legal = position.legal_moves
+    if not legal or any(position.play(c).winner for c in legal):
+        return None
+    return "".join(str(c + 1) for c in columns)
+
+
+def moves_left(line: str, score: int) -> int:
+    """Moves left under perfect play, from Pons' score (a win or loss ends with the winner's
+    stone number 22 - |score|; a draw fills the board)."""
+    played = len(line)
+    if score == 0:
+        return 42 - played
+    winner_first = (played % 2 == 0) == (score > 0)
+    winner_stones = 22 - abs(score)
+    end = 2 * winner_stones - 1 if winner_first else 2 * winner_stones
+    return end - played
+
+
+def graded_sets(count: int, seed: int, limit: int, wanted: list[str]) -> dict[str, list[str]]:
+    """``count`` positions of each wanted set (fewer when the Begin sets run dry)."""
+    sets: dict[str, list[str]] = {name: [] for name in wanted}
+    for stage in {name.split("-")[0] for name in wanted}:
+        rng = random.Random(f"{stage}-{seed}")
+        low, high = STAGES[stage]
+        levels = [name for name in wanted if name.startswith(stage)]
+        tries = 0
+        while any(len(sets[name]) < count for name in levels) and tries < 50 * count:
+            tries += 1
+            line = random_game(rng, low, high)
+            if line is None:
+                continue
+            connect4.clear_tables()
+            try:
+                score = connect4.score(line, node_limit=limit)
+            except SearchLimitExceeded:
+                continue
+            left = moves_left(line, score)
+            for level, (fewest, most) in LEVELS.items():
+                name = f"{stage}-{level}"
+                if name in sets and fewest <= left <= most and len(sets[name]) < count:
+                    sets[name].append(line)
+    return sets
 
 
 def ours(lines: list[str]) -> tuple[list[int], list[float]]:
@@ -97,34 +136,44 @@ def shown(seconds: float) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pons", required=True, help="Pons' c4solver (commit 0f0f713)")
-    parser.add_argument("--stages", default="end,middle,begin")
-    parser.add_argument("--count", type=int, default=200, help="positions per stage")
+    parser.add_argument("--sets", default=",".join(SETS))
+    parser.add_argument("--count", type=int, default=1000, help="positions per set")
+    parser.add_argument("--hard-count", type=int, default=10, help="positions of Begin-Hard")
+    parser.add_argument("--grade-limit", type=int, default=10**9, help="nodes to grade one")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bitbully", action="store_true")
     args = parser.parse_args()
-    print("| stage | positions | perfectplay mean | median | Pons mean | median | mean ratio |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    for stage in args.stages.split(","):
-        lines = random_lines(stage, args.count, args.seed)
-        peers = {"perfectplay": ours(lines), "Pons": pons(args.pons, lines)}
+    wanted = args.sets.split(",")
+    sets = graded_sets(args.count, args.seed, args.grade_limit, wanted)
+    if "Begin-Hard" in sets:
+        sets["Begin-Hard"] = sets["Begin-Hard"][: args.hard_count]
+    print("| set | positions | perfectplay mean | median | Pons mean | median | ratio of means |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in wanted:
+        lines = sets[name]
+        if not lines:
+            print(f"| {name} | 0 | | | | | |")
+            continue
+        peers = {"Pons": pons(args.pons, lines), "perfectplay": ours(lines)}
         if args.bitbully:
             peers["BitBully"] = bitbully(lines)
         truth = peers["Pons"][0]
-        for name, (scores, _) in peers.items():
+        for peer, (scores, _) in peers.items():
             wrong = [line for line, a, b in zip(lines, scores, truth, strict=True) if a != b]
-            if wrong and name != "BitBully":
-                sys.exit(f"{name} disagrees with Pons on {wrong[:3]}")
+            if wrong and peer != "BitBully":
+                sys.exit(f"{peer} disagrees with Pons on {wrong[:3]}")
         mine, theirs = peers["perfectplay"][1], peers["Pons"][1]
         print(
-            f"| {stage} {STAGES[stage][0]}-{STAGES[stage][1]} stones | {len(lines)} "
+            f"| {name} | {len(lines)} "
             f"| {shown(statistics.fmean(mine))} | {shown(statistics.median(mine))} "
             f"| {shown(statistics.fmean(theirs))} | {shown(statistics.median(theirs))} "
-            f"| {statistics.fmean(theirs) / statistics.fmean(mine):.2f}x |"
+            f"| {statistics.fmean(theirs) / statistics.fmean(mine):.2f}x |",
+            flush=True,
         )
         if args.bitbully:
             times = peers["BitBully"][1]
             print(
-                f"|   BitBully | | {shown(statistics.fmean(times))} "
+                f"| {name}, BitBully | | {shown(statistics.fmean(times))} "
                 f"| {shown(statistics.median(times))} | | | |"
             )
     return 0

@@ -18,6 +18,7 @@ import random
 from typing import Any, TypeVar
 
 from perfectplay._position import BasePosition
+from perfectplay._registry import GAMES
 
 __all__ = ["PerfectAgent", "RandomAgent"]
 
@@ -36,7 +37,7 @@ def _legal(position: BasePosition[Move]) -> tuple[Move, ...]:
     if not isinstance(position, BasePosition):
         raise TypeError(
             f"an agent plays a perfectplay Position, not {type(position).__name__} "
-            "(tictactoe.Position, mnk.Position or footholds.Position)"
+            f"({', '.join(f'{name}.Position' for name in GAMES)})"
         )
     moves = position.legal_moves
     if not moves:

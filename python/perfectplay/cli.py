@@ -8,6 +8,7 @@ problem, and exit status 1 (2 for wrong usage); never a traceback.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import secrets
@@ -20,6 +21,7 @@ from typing import IO, Any
 from perfectplay._backend import BACKEND, BACKENDS, implementation
 from perfectplay._pure.args import to_item
 from perfectplay._pure.board_input import read_mark_grid
+from perfectplay._registry import GAMES
 from perfectplay.errors import SearchLimitExceeded
 from perfectplay.judge import FORMATS, InputError, Options, numbered
 
@@ -119,21 +121,18 @@ def run_label(args: argparse.Namespace) -> int:
     try:
         boards = load(args.boards, "boards")
         options: dict[str, Any] = {"moves": args.moves, "errors": args.errors}
-        if args.game == "tictactoe":
-            result = api.batch_solve(boards, **options)
-        else:
+        if "node_limit" in inspect.signature(api.batch_solve).parameters:  # not a lookup table
             options.update(threads=args.threads, node_limit=args.node_limit, progress=True)
-            if args.game == "mnk":
-                if args.k is None:
-                    print(f"{name}: mnk needs --k", file=sys.stderr)
-                    return 2
-                result = api.batch_solve(boards, args.k, **options)
-            else:
-                if args.alocs is None or args.blocs is None:
-                    print(f"{name}: footholds needs --alocs and --blocs", file=sys.stderr)
-                    return 2
-                alocs, blocs = load(args.alocs, "alocs"), load(args.blocs, "blocs")
-                result = api.batch_solve(boards, alocs, blocs, **options)
+        # The game's own batch options (registry): --k, or --alocs and --blocs.
+        game = GAMES[args.game]
+        missing = [f"--{option}" for option in game.batch_options if getattr(args, option) is None]
+        if missing:
+            print(f"{name}: {game.name} needs {' and '.join(missing)}", file=sys.stderr)
+            return 2
+        for option in game.batch_options:
+            value = getattr(args, option)
+            options[option] = value if option == "k" else load(value, option)
+        result = game.batch_solve(boards, args.backend, **options)
         np.savez(args.output, **result.to_dict())
     except InputError as error:
         print(f"{name}: {_one_line(str(error).removeprefix('line 0: '))}", file=sys.stderr)
@@ -285,7 +284,7 @@ def _parser() -> argparse.ArgumentParser:
     mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
     summary = "label many positions: a .npy of boards in, a .npz of BatchSolution arrays out"
     label = commands.add_parser("label", help=summary, description=summary)
-    label.add_argument("game", choices=("tictactoe", "mnk", "footholds"))
+    label.add_argument("game", choices=tuple(GAMES))
     label.add_argument("boards", metavar="BOARDS.npy")
     label.add_argument("-o", "--output", required=True, metavar="LABELS.npz")
     label.add_argument("--k", type=int, help="m,n,k: k in a row wins")
@@ -318,7 +317,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "problem",
-        choices=tuple(FORMATS),
+        choices=("tictactoe", "alpha", "final", "footholds"),  # stress.PROBLEMS, imported late
         metavar="PROBLEM",
         help="tictactoe, alpha, final or footholds (the formats of those commands)",
     )
@@ -382,12 +381,21 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             return 130
     run = FORMATS[args.command].run
+    bad_lines = 0
+
+    def report(error: InputError) -> None:
+        nonlocal bad_lines
+        bad_lines += 1
+        sys.stdout.flush()
+        print(f"{name}: {_one_line(str(error))}", file=sys.stderr, flush=True)
+
     options = Options(
         args.backend,
+        report=report,
         **{
-            name: getattr(args, name)
-            for name in ("analyze", "weak", "width", "height")
-            if hasattr(args, name)
+            flag: getattr(args, flag)
+            for flag in ("analyze", "weak", "width", "height")
+            if hasattr(args, flag)
         },
     )
     name = f"perfectplay {args.command}"
@@ -415,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (``| head``): stop quietly, without a flush error at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    return 0
+    return 1 if bad_lines else 0
 
 
 if __name__ == "__main__":

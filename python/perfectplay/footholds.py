@@ -92,6 +92,12 @@ class Position(RowColPosition):
             _neighbours=parsed.neighbours,
         )
 
+    @classmethod
+    def start(cls, board: Any = "111/111/111", aloc: Any = (1, 0), bloc: Any = (1, 2)) -> Position:
+        """A game's start: A at ``aloc`` and B at ``bloc`` on ``board``, A to move (the
+        default is the judge's first sample)."""
+        return cls(board, aloc, bloc)
+
     def _here(self) -> tuple[int, int]:
         """(the mover's cell, the other's cell)."""
         return (self.a, self.b) if self.mover == "A" else (self.b, self.a)

@@ -31,6 +31,9 @@ class Options:
     weak: bool = False
     width: int | None = None
     height: int | None = None
+    #: Where a reader that goes on past a bad line (Connect Four, as Pons' solver does) reports
+    #: it; without one, a bad line raises.
+    report: Callable[[InputError], None] | None = None
 
 
 class InputError(Exception):
@@ -169,33 +172,45 @@ def run_connect4(lines: Iterator[tuple[int, str]], write: Write, options: Option
     """Pascal Pons' solver's format: one move string a line (columns from 1); prints the line
     and its score, or with ``analyze`` the score of every column (-1000 where it cannot be
     played), each from the side to move. As in his solver, a line whose last move makes four
-    is refused (the game is over), and an empty line is the empty board."""
+    is refused (the game is over), a bad line is reported and the next ones answered, and an
+    empty line is the empty board."""
     from perfectplay.connect4 import Position
 
     api = implementation("connect4", options.backend)
-    size = {"width": options.width, "height": options.height}
     for number, text in lines:
-        line = text.strip()
-        position = _answer(number, Position, line, **size)
-        if position.winner is not None:
-            raise InputError(
-                number, f"the game is over after the last move of {_shown(line)} (four in a row)"
+        try:
+            write(_connect4_answer(number, text.strip(), api, Position, options))
+        except InputError as error:
+            if options.report is None:
+                raise
+            options.report(error)
+
+
+def _connect4_answer(
+    number: int, line: str, api: Any, position_class: Any, options: Options
+) -> str:
+    if not all("1" <= char <= "9" for char in line):
+        raise InputError(
+            number, f"a line is a move string, columns numbered from 1, got {_shown(line)}"
+        )
+    size = {"width": options.width, "height": options.height}
+    position = _answer(number, position_class, line, **size)
+    if position.winner is not None:
+        raise InputError(
+            number, f"the game is over after the last move of {_shown(line)} (four in a row)"
+        )
+    if not options.analyze:
+        return f"{line} {_answer(number, api.score, line, weak=options.weak, **size)}\n"
+    played = [int(digit) - 1 for digit in line]
+    scores = [INVALID_MOVE] * position.width
+    for column in position.legal_moves:
+        if position.play(column).winner is not None:
+            scores[column] = (position.width * position.height + 1 - len(played)) // 2
+        else:
+            scores[column] = -_answer(
+                number, api.score, [*played, column], weak=options.weak, **size
             )
-        if not options.analyze:
-            score = _answer(number, api.score, line, weak=options.weak, **size)
-            write(f"{line} {score}\n")
-            continue
-        played = [int(digit) - 1 for digit in line]
-        scores = [INVALID_MOVE] * position.width
-        for column in position.legal_moves:
-            child = position.play(column)
-            if child.winner is not None:
-                scores[column] = (position.width * position.height + 1 - len(played)) // 2
-            else:
-                scores[column] = -_answer(
-                    number, api.score, [*played, column], weak=options.weak, **size
-                )
-        write(f"{line} {' '.join(str(score) for score in scores)}\n")
+    return f"{line} {' '.join(str(score) for score in scores)}\n"
 
 
 @dataclass(frozen=True)

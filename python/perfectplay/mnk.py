@@ -201,6 +201,11 @@ class Position(MarkPosition[tuple[int, int]], RowColPosition):
         return cls.from_masks(rows, cols, args.int_arg(k, "k"), 0, 0)
 
     @classmethod
+    def start(cls, rows: int = 4, cols: int = 4, k: int = 3) -> Position:
+        """Where a game starts (the registry's defaults: 4x4, three in a row)."""
+        return cls.empty(rows, cols, k)
+
+    @classmethod
     def from_masks(cls, rows: int, cols: int, k: int, x: int, o: int) -> Position:
         """The position with X on the cells (bits ``row * cols + col``) of mask ``x`` and O on
         those of ``o``."""

@@ -90,6 +90,11 @@ class Position(MarkPosition[int]):
         self._set(geometry(3, 3, 3), *read_board(board))
 
     @classmethod
+    def start(cls) -> Position:
+        """The empty board, X to move."""
+        return cls()
+
+    @classmethod
     def from_masks(cls, x: int, o: int) -> Position:
         """The position with X on the cells of bit mask ``x`` and O on those of ``o``."""
         if x & o or (x | o) >> 9:

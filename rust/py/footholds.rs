@@ -336,15 +336,19 @@ fn random_positions<'py>(
             |row, items| {
                 let mut random = SplitMix64::for_row(args.seed, row as u64);
                 let plies = plies_of(&mut random, args.low, args.high) & !1;
-                let end = play(board, &start, plies, &mut random);
-                // After an even number of moves "me" is A again, unless the game ended on
-                // B's turn (an odd count played).
-                let played = board.footholds.count_ones() - end.footholds.count_ones();
-                let (a, b) = if played % 2 == 0 {
-                    (end.me, end.you)
-                } else {
-                    (end.you, end.me)
-                };
+                // Two moves at a time, keeping the last position a batch takes: A to move, both
+                // pieces on footholds (a game that ends stops the walk where it stood).
+                let mut end = start;
+                for _ in 0..plies / 2 {
+                    let next = play(board, &end, 2, &mut random);
+                    let moved = end.footholds.count_ones() - next.footholds.count_ones();
+                    let standing = |cell: u8| next.footholds >> cell & 1 == 1;
+                    if moved < 2 || !standing(next.me) || !standing(next.you) {
+                        break;
+                    }
+                    end = next;
+                }
+                let (a, b) = (end.me, end.you);
                 for (cell, item) in items[..cells].iter_mut().enumerate() {
                     *item = (end.footholds >> cell & 1) as u8;
                 }

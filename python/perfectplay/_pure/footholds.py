@@ -279,14 +279,21 @@ def random_positions(
     for row in range(count):
         rng = batch.SplitMix64.for_row(seed_, row)
         position = start
-        for _ in range((low + rng.below(high - low + 1)) & ~1):
-            legal = search.moves(position)
-            if not legal:
+        # Two moves at a time, keeping the last position a batch takes: A to move, both pieces
+        # on footholds (a game that ends stops the walk where it stood).
+        for _ in range(((low + rng.below(high - low + 1)) & ~1) // 2):
+            following = position
+            for _ in range(2):
+                legal = search.moves(following)
+                if not legal:
+                    break
+                following = search.play(following, legal[rng.below(len(legal))])
+            standing, me, you = following
+            moved = position[0].bit_count() - standing.bit_count()
+            if moved < 2 or not (standing >> me & 1 and standing >> you & 1):
                 break
-            position = search.play(position, legal[rng.below(len(legal))])
-        standing, me, you = position
-        played = parsed.footholds.bit_count() - standing.bit_count()
-        a, b = (me, you) if played % 2 == 0 else (you, me)
+            position = following
+        standing, a, b = position
         cells = [standing >> cell & 1 for cell in range(parsed.rows * parsed.cols)]
         boards[row] = np.array(cells, dtype=np.uint8).reshape(parsed.rows, parsed.cols)
         alocs[row], blocs[row] = divmod(a, parsed.cols), divmod(b, parsed.cols)

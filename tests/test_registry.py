@@ -1,0 +1,100 @@
+"""Every registered game appears in every layer that reads the registry: the package's
+namespace, both backends, positions and agents, random positions, batches, the command line's
+labelling, and its judge formats."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import perfectplay
+from perfectplay import GAMES, agents
+from perfectplay.judge import FORMATS
+
+NAMES = list(GAMES)
+
+
+def random_batch(name: str, count: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """A batch of random positions of the game's start, and the batch options it needs."""
+    game = GAMES[name]
+    api = game.api("rust")
+    if name == "tictactoe":
+        return api.random_positions(count, seed=1), {}
+    if name == "mnk":
+        return api.random_positions(4, 4, 3, count, seed=1), {"k": 3}
+    if name == "connect4":
+        return api.random_positions(count, seed=1, plies=(24, 42)), {}
+    boards, alocs, blocs = api.random_positions("111/111/111", (1, 0), (1, 2), count, seed=1)
+    return boards, {"alocs": alocs, "blocs": blocs}
+
+
+def test_every_game_is_in_the_namespace_and_both_backends() -> None:
+    for name, game in GAMES.items():
+        assert getattr(perfectplay, name) is game.module()
+        for backend in ("rust", "python"):
+            api = game.api(backend)
+            assert callable(api.batch_solve) and callable(api.random_positions)
+        assert game.judge == tuple(f for f, spec in FORMATS.items() if spec.game == name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_starts_and_agents_play_it_to_the_end(name: str) -> None:
+    game = GAMES[name]
+    position = game.start()
+    assert position == game.start(**game.options)
+    if name == "connect4":
+        position = game.start(width=4, height=4)  # a game the twin can also finish quickly
+    perfect, rand = agents.PerfectAgent(seed=1), agents.RandomAgent(seed=2)
+    turn = 0
+    while position.legal_moves:
+        position = position.play((perfect if turn % 2 == 0 else rand).move(position))
+        turn += 1
+    assert position.winner in (*game.players, None)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_batches_on_both_backends_alike(name: str) -> None:
+    boards, options = random_batch(name, 40)
+    rust = GAMES[name].batch_solve(boards, "rust", moves=True, **options)
+    python = GAMES[name].batch_solve(boards, "python", moves=True, **options)
+    for column, values in rust.to_dict().items():
+        if column != "nodes":
+            assert np.array_equal(values, python.to_dict()[column]), column
+    assert rust.move_value.shape[1] == GAMES[name].moves_per_row(boards.shape[1:])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_is_labelled_by_the_command_line(name: str, tmp_path: Path) -> None:
+    boards, options = random_batch(name, 20)
+    np.save(tmp_path / "boards.npy", boards)
+    command = [sys.executable, "-m", "perfectplay", "label", name, str(tmp_path / "boards.npy")]
+    for option, value in options.items():
+        if option == "k":
+            command += ["--k", str(value)]
+        else:
+            np.save(tmp_path / f"{option}.npy", value)
+            command += [f"--{option}", str(tmp_path / f"{option}.npy")]
+    result = subprocess.run(
+        [*command, "-o", str(tmp_path / "labels.npz")], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    with np.load(tmp_path / "labels.npz") as labels:
+        expected = GAMES[name].batch_solve(boards, "rust", **options)
+        assert np.array_equal(labels["value"], expected.value)
+
+
+def test_the_command_line_offers_every_judge_format_and_stress_problem() -> None:
+    import argparse
+
+    from perfectplay import cli, stress
+
+    parser = cli._parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(FORMATS) <= set(commands.choices)
+    problem = next(a for a in commands.choices["stress"]._actions if a.dest == "problem")
+    assert tuple(problem.choices or ()) == stress.PROBLEMS
