@@ -72,7 +72,7 @@ def graded_sets(count: int, seed: int, limit: int, wanted: list[str]) -> dict[st
         low, high = STAGES[stage]
         levels = [name for name in wanted if name.startswith(stage)]
         tries = 0
-        while any(len(sets[name]) < count for name in levels) and tries < 50 * count:
+        while any(len(sets[name]) < count for name in levels) and tries < 20 * count:
             tries += 1
             line = random_game(rng, low, high)
             if line is None:
