@@ -219,6 +219,19 @@ def test_reachability(c4: Any) -> None:
 
 
 @pytest.mark.compiled
+def test_wide_boards_are_checked_without_a_table_of_every_order(c4: Any) -> None:
+    """A 32x1 board (2^32 height vectors: a fuzzed one made the core allocate a flag for each,
+    and the process was killed for its memory) is refused as too wide; 16 columns are the
+    most, and 16x3 boards (4^16 height vectors) are checked without such a table."""
+    with pytest.raises(ValueError, match="at most 16 columns"):
+        c4.is_reachable([[1, 2] * 16])
+    row = [1, 2] * 8
+    assert c4.is_reachable([row])
+    assert c4.solve([row]).plies == 0
+    assert not c4.is_reachable([[2, 1] * 7 + [2, 2]])  # more second-player stones
+    assert c4.is_reachable([[0] * 16, [2, 1] * 8, [1, 2] * 8])
+
+
 def test_every_random_position_is_reachable() -> None:
     for width, height in ((4, 4), (4, 5), (5, 4), (7, 6)):
         boards = RUST.random_positions(5000, width=width, height=height, seed=1)

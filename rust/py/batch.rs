@@ -298,9 +298,21 @@ pub fn sequence_items<'py>(
             type_name(obj)
         )));
     }
+    // A sequence may claim any length and yield forever: read no more than it claims.
+    let claimed = match obj.len() {
+        Ok(claimed) => Some(claimed),
+        Err(error) if error.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => None,
+        Err(error) => return Err(error),
+    };
     let mut items = Vec::new();
     for item in obj.try_iter()? {
-        // A sequence may claim any length: grow as it really grows, fallibly.
+        if Some(items.len()) == claimed {
+            return Err(PyValueError::new_err(format!(
+                "{what} yields more items than its len() of {}",
+                items.len()
+            )));
+        }
+        // Grow as it really grows, fallibly.
         items.try_reserve(1).map_err(|_| {
             memory_error(OutOfMemory {
                 bytes: items.len().saturating_mul(2 * size_of::<usize>()),

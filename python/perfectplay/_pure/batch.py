@@ -48,7 +48,17 @@ def threads_arg(threads: Any) -> int:
 def sequence_items(obj: Any, what: str) -> list[Any]:
     if not isinstance(obj, Sequence) or isinstance(obj, (str, bytes, bytearray, memoryview)):
         raise TypeError(f"{what} must be a numpy array or a sequence, not {type(obj).__name__}")
-    return list(obj)
+    # A sequence may claim any length and yield forever: read no more than it claims.
+    try:
+        claimed: int | None = len(obj)
+    except OverflowError:
+        claimed = None
+    items: list[Any] = []
+    for item in obj:
+        if claimed is not None and len(items) == claimed:
+            raise ValueError(f"{what} yields more items than its len() of {claimed}")
+        items.append(item)
+    return items
 
 
 def array_cells(

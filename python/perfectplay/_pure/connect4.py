@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 DEFAULT = (7, 6)
+MAX_WIDTH = 16  # the most columns, as the core allows
 Position = tuple[int, int, int]  # (stones of the side to move, every stone, stones played)
 
 
@@ -45,10 +46,10 @@ class Shape:
         for name, side in (("width", width), ("height", height)):
             if side < 1:
                 raise ValueError(f"{name} must be at least 1, got {side}")
-        if width * (height + 1) > 64:
+        if width * (height + 1) > 64 or width > MAX_WIDTH:
             raise ValueError(
-                f"a {width}x{height} board does not fit: width * (height + 1) must be at most 64 "
-                "(7x6, 8x7, 9x6, 12x4 fit)"
+                f"a {width}x{height} board does not fit: at most {MAX_WIDTH} columns and "
+                "width * (height + 1) at most 64 (7x6, 8x7, 9x6, 12x4 fit)"
             )
         self.width, self.height, self.stride = width, height, height + 1
         self.cells = width * height
@@ -218,8 +219,13 @@ def _top(shape: Shape, mask: int, col: int) -> int:
     return 1 << (stones.bit_length() - 1) if stones else 0
 
 
+# The most states ``_buildable`` visits before it gives up (a ValueError), as the core does.
+BUILD_STATES = 1 << 20
+
+
 def _buildable(shape: Shape, first: int, mask: int) -> bool:
-    """Can alternate moves, the first player first, build exactly these stones?"""
+    """Can alternate moves, the first player first, build exactly these stones? A search over
+    the columns' heights in the core's order, giving up after ``BUILD_STATES`` states."""
     target = tuple((mask & shape.column(col)).bit_count() for col in range(shape.width))
     seen = set()
     stack = [tuple(0 for _ in target)]
@@ -236,6 +242,12 @@ def _buildable(shape: Shape, first: int, mask: int) -> bool:
             following = (*heights[:col], height + 1, *heights[col + 1 :])
             if following not in seen:
                 seen.add(following)
+                if len(seen) > BUILD_STATES:
+                    raise ValueError(
+                        f"cannot tell whether this {shape.width}x{shape.height} board arises in "
+                        "play: an order of moves that builds it was not found in "
+                        f"{BUILD_STATES} states (a wide board with many stones)"
+                    )
                 stack.append(following)
     return False
 

@@ -41,6 +41,9 @@ pub struct Shape {
     pub board: u64,
 }
 
+/// The most columns a board has (the search orders moves in arrays of this size).
+pub const MAX_WIDTH: usize = 16;
+
 impl Shape {
     /// A board of `width` columns and `height` rows, as the caller gave them.
     pub fn new(width: i128, height: i128) -> Result<Shape> {
@@ -49,10 +52,10 @@ impl Shape {
                 return malformed!("{name} must be at least 1, got {side}");
             }
         }
-        if width.saturating_mul(height.saturating_add(1)) > 64 {
+        if width.saturating_mul(height.saturating_add(1)) > 64 || width > MAX_WIDTH as i128 {
             return malformed!(
-                "a {width}x{height} board does not fit: width * (height + 1) must be at most 64 \
-                 (7x6, 8x7, 9x6, 12x4 fit)"
+                "a {width}x{height} board does not fit: at most {MAX_WIDTH} columns and width * \
+                 (height + 1) at most 64 (7x6, 8x7, 9x6, 12x4 fit)"
             );
         }
         let (width, height) = (width as u32, height as u32);
@@ -365,7 +368,10 @@ pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
     };
     if !before
         .iter()
-        .any(|&(stones, taken)| buildable(shape, stones, taken))
+        .map(|&(stones, taken)| buildable(shape, stones, taken))
+        .find(|answer| !matches!(answer, Ok(false)))
+        .transpose()?
+        .unwrap_or(false)
     {
         return Err(Error::Illegal(
             "no order of alternate moves builds this board (a player's stone sits where only \
@@ -386,27 +392,39 @@ fn top_stone(shape: &Shape, mask: u64, col: u32) -> u64 {
     }
 }
 
+/// The most states [`buildable`] visits before it gives up (a `ValueError`): wide boards with
+/// many stones have more orders than any machine could try. 7x6 has at most 823,543 states.
+pub const BUILD_STATES: usize = 1 << 20;
+
 /// Can alternate moves, the first player first, build exactly these stones? A search over the
-/// columns' heights (the player to move follows from their sum), each state visited once.
-fn buildable(shape: &Shape, first: u64, mask: u64) -> bool {
+/// columns' heights (the player to move follows from their sum), each state visited once, and
+/// at most [`BUILD_STATES`] of them (the twin visits them in the same order).
+fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
     let width = shape.width as usize;
     let target: Vec<u32> = (0..shape.width)
         .map(|col| (mask & shape.column(col)).count_ones())
         .collect();
     // Mixed-radix index of a vector of heights.
-    let radix: Vec<usize> = target.iter().map(|&h| h as usize + 1).collect();
-    let states: usize = radix.iter().product();
-    let mut seen = vec![false; states];
-    let mut stack = vec![vec![0u32; width]];
+    let radix: Vec<u128> = target.iter().map(|&h| u128::from(h) + 1).collect();
+    let states: u128 = radix.iter().product();
     let index = |heights: &[u32]| {
         heights
             .iter()
             .zip(&radix)
-            .fold(0usize, |at, (&h, &r)| at * r + h as usize)
+            .fold(0u128, |at, (&h, &r)| at * r + u128::from(h))
     };
+    // A flag per state where that is small; a set of the visited ones otherwise.
+    let mut flags = if states <= 1 << 24 {
+        vec![false; states as usize]
+    } else {
+        Vec::new()
+    };
+    let mut visited = std::collections::HashSet::new();
+    let mut count = 0usize;
+    let mut stack = vec![vec![0u32; width]];
     while let Some(heights) = stack.pop() {
         if heights == target {
-            return true;
+            return Ok(true);
         }
         let first_moves = heights.iter().sum::<u32>() % 2 == 0;
         for col in 0..width {
@@ -420,13 +438,26 @@ fn buildable(shape: &Shape, first: u64, mask: u64) -> bool {
             let mut next = heights.clone();
             next[col] += 1;
             let at = index(&next);
-            if !seen[at] {
-                seen[at] = true;
+            let new = if flags.is_empty() {
+                visited.insert(at)
+            } else {
+                !std::mem::replace(&mut flags[at as usize], true)
+            };
+            if new {
+                count += 1;
+                if count > BUILD_STATES {
+                    return Err(Error::Malformed(format!(
+                        "cannot tell whether this {}x{} board arises in play: an order of moves \
+                         that builds it was not found in {BUILD_STATES} states (a wide board \
+                         with many stones)",
+                        shape.width, shape.height
+                    )));
+                }
                 stack.push(next);
             }
         }
     }
-    false
+    Ok(false)
 }
 
 /// The default board: 7 columns, 6 rows.

@@ -27,7 +27,7 @@ use crate::engine::error::Error;
 use crate::engine::memory::OutOfMemory;
 use crate::engine::score::{self, Score};
 use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
-use crate::games::connect4::{Position, Shape, engine_score};
+use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
 
 /// Positions with this many moves left or fewer are searched by the lean endgame search.
 const LAST_MOVES: i32 = 12;
@@ -80,8 +80,8 @@ pub struct Solver<'a, 'b> {
     small: &'a mut SmallTable,
     budget: &'a mut Budget<'b>,
     /// Columns, centre first, and their cells.
-    columns: [u64; 16],
-    column_numbers: [u32; 16],
+    columns: [u64; MAX_WIDTH],
+    column_numbers: [u32; MAX_WIDTH],
     width: usize,
     cells: i32,
     seven_by_six: bool,
@@ -92,7 +92,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let width = shape.width as usize;
         let mut order: Vec<u32> = (0..shape.width).collect();
         order.sort_by_key(|&col| ((2 * col as i32 - (width as i32 - 1)).abs(), col));
-        let (mut columns, mut column_numbers) = ([0u64; 16], [0u32; 16]);
+        let (mut columns, mut column_numbers) = ([0u64; MAX_WIDTH], [0u32; MAX_WIDTH]);
         for (slot, &col) in order.iter().enumerate() {
             columns[slot] = shape.column(col);
             column_numbers[slot] = col;
@@ -257,7 +257,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
         if best < beta {
             let leaves = self.cells - moves - 1 <= LAST_MOVES;
-            let mut ordered = [(0u64, 0u32, 0u32, 0u64); 16];
+            let mut ordered = [(0u64, 0u32, 0u32, 0u64); MAX_WIDTH];
             let mut count = 0;
             for slot in 0..self.width {
                 let cell = possible & !tried & self.columns[slot];
