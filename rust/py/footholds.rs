@@ -298,9 +298,9 @@ fn batch_solve<'py>(
 }
 
 /// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
-/// to move in each (an even number of moves: an odd draw plays one fewer): ``(boards, alocs,
-/// blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64 ``(n, 2)`` pieces, as
-/// ``batch_solve`` takes them. A piece may stand on a vanished cell once its game is over.
+/// to move in each, both pieces on footholds (a game that ends stops at the last such
+/// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
+/// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
 #[pyfunction]
 #[pyo3(signature = (board, aloc, bloc, n, *, seed=None, plies=None, threads=None))]
 #[allow(clippy::too_many_arguments)]

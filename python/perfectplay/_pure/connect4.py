@@ -125,6 +125,12 @@ def _is_move_text(text: str) -> bool:
     )
 
 
+def _default_shape(size: tuple[int | None, int | None]) -> Shape:
+    """The board of ``size``, each side not given taken from the default 7x6."""
+    width, height = size
+    return Shape(DEFAULT[0] if width is None else width, DEFAULT[1] if height is None else height)
+
+
 def _sides(width: Any, height: Any) -> tuple[int | None, int | None]:
     return (
         None if width is None else args.int_arg(width, "width"),
@@ -135,17 +141,12 @@ def _sides(width: Any, height: Any) -> tuple[int | None, int | None]:
 def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Position]:
     """The board and position of an argument (see ``perfectplay.connect4``)."""
 
-    def on_default() -> Shape:
-        return Shape(
-            DEFAULT[0] if size[0] is None else size[0], DEFAULT[1] if size[1] is None else size[1]
-        )
-
     if isinstance(item, str) and _is_move_text(item):
-        shape = on_default()
+        shape = _default_shape(size)
         text = item.strip(" \t\n\r\x0b\x0c")
         return shape, _play_columns(shape, [int(c) - 1 for c in text], text)
     if isinstance(item, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in item):
-        shape = on_default()
+        shape = _default_shape(size)
         columns = [min(cast(int, i), 2**63 - 1) for i in item]
         return shape, _play_columns(shape, columns, None)
     if isinstance(item, list) and any(isinstance(i, bool) for i in item):
@@ -475,9 +476,7 @@ def batch_solve(
                 continue
             rows.append(position)
     if shape is None:
-        shape = Shape(
-            DEFAULT[0] if size[0] is None else size[0], DEFAULT[1] if size[1] is None else size[1]
-        )
+        shape = _default_shape(size)
     board = shape
 
     def solve_row(position: Position) -> batch.Label:
@@ -499,9 +498,7 @@ def random_positions(
     """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
     first (the compiled core's very positions for the same seed)."""
     size = _sides(width, height)
-    shape = Shape(
-        DEFAULT[0] if size[0] is None else size[0], DEFAULT[1] if size[1] is None else size[1]
-    )
+    shape = _default_shape(size)
     count, seed_, low, high = batch.random_args(n, seed, plies, shape.cells, threads)
     out = np.zeros((count, shape.height, shape.width), dtype=np.uint8)
     for row in range(count):
