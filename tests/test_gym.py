@@ -11,7 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import perfectplay.gym  # registers the environments
-from perfectplay import mnk
+from perfectplay import tictactoe
 from perfectplay.agents import PerfectAgent
 
 
@@ -91,4 +91,73 @@ def test_seeded_resets_repeat_and_arguments_are_checked() -> None:
     text = perfectplay.gym.TicTacToeEnv(render_mode="ansi")
     text.reset(seed=0)
     assert text.render() == ". . .\n. . .\n. . .\nx to move\n"
-    assert isinstance(text.position, mnk.Position)
+    assert isinstance(text.position, tictactoe.Position)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"width": 4, "height": 4},
+        {"width": 5, "height": 3, "play_as": "o", "skill": 0.5, "render_mode": "rgb_array"},
+        {"render_mode": "ansi", "skill": 0.0},  # 7x6 against a random opponent
+    ],
+)
+def test_connect_four_env_checker_passes(options: dict[str, Any]) -> None:
+    env = gymnasium.make("perfectplay/ConnectFour-v0", **options)
+    check_env(env.unwrapped)
+    observation, info = env.reset(seed=1)
+    height, width = options.get("height", 6), options.get("width", 7)
+    assert observation.shape == (height, width, 2) and info["action_mask"].shape == (width,)
+
+
+def test_connect_four_observation_and_actions_are_columns() -> None:
+    env = gymnasium.make("perfectplay/ConnectFour-v0", skill=0.0, render_mode="rgb_array")
+    observation, info = env.reset(seed=0)
+    observation, _, _, _, info = env.step(3)
+    assert observation[5, 3, 0] == 1  # the agent's stone, at the bottom of column 3
+    assert observation[:, :, 1].sum() == 1 and observation[:, :, 0].sum() == 1
+    assert info["position"].legal_actions == tuple(range(7))
+    image = env.unwrapped.render()
+    assert isinstance(image, np.ndarray)
+    assert image.shape == (6 * 32, 7 * 32, 3) and image.dtype == np.uint8
+    # The agent's (first player's) disc is drawn in the bottom cell of column 3.
+    assert tuple(image[5 * 32 + 16, 3 * 32 + 16]) == (0, 114, 178)
+
+
+def test_the_perfect_agent_gets_the_value_of_connect_four_4x4() -> None:
+    value = perfectplay.connect4.Position.empty(4, 4).solve().value
+    env = gymnasium.make("perfectplay/ConnectFour-v0", width=4, height=4, skill=1.0)
+    agent = PerfectAgent(seed=5)
+    for episode in range(4):
+        _, info = env.reset(seed=episode)
+        done, reward = False, 0.0
+        while not done:
+            position = info["position"]
+            _, step_reward, done, _, info = env.step(position.action(agent.move(position)))
+            reward = float(step_reward)
+        assert reward == value, f"episode {episode}"
+
+
+def test_a_step_the_opponent_cannot_answer_changes_nothing() -> None:
+    env = perfectplay.gym.MNKEnv(5, 5, 4, node_limit=50, render_mode="ansi")
+    observation, info = env.reset(seed=0)
+    before = (observation.copy(), env.position, env.render())
+    for _ in range(2):
+        with pytest.raises(perfectplay.SearchLimitExceeded):
+            env.step(12)
+        assert env.position == before[1] and env.render() == before[2]
+        assert np.array_equal(env._observation(), before[0])
+    # With room to search, the same step goes through and the opponent replies.
+    env = perfectplay.gym.MNKEnv(3, 3, 3, node_limit=None)
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(4)
+    assert info["position"].marks == 2
+
+
+@pytest.mark.compiled  # the twin searches a node about a hundred times slower
+def test_the_default_budget_stops_a_hard_reply_quickly() -> None:
+    env = perfectplay.gym.MNKEnv(7, 7, 5)
+    env.reset(seed=0)
+    with pytest.raises(perfectplay.SearchLimitExceeded):
+        env.step(24)
+    assert env.position.marks == 0

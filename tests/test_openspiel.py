@@ -10,7 +10,7 @@ import pytest
 from open_spiel.python.algorithms.minimax_solver import MinimaxSolver
 from open_spiel.python.bots.uniform_random import UniformRandomBot
 
-from perfectplay import mnk, tictactoe
+from perfectplay import connect4, mnk, tictactoe
 from perfectplay.openspiel import PerfectBot, position_from_state
 
 
@@ -80,8 +80,10 @@ def test_graded_bot_loses_sometimes_and_bad_arguments() -> None:
         bots = [PerfectBot(game, 0, skill=0.0, seed=seed), PerfectBot(game, 1, seed=seed + 1000)]
         results.append(pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0])
     assert max(results) <= 0 and min(results) == -1  # never beats perfect play, loses some
-    with pytest.raises(ValueError, match="tic_tac_toe and mnk"):
-        PerfectBot(pyspiel.load_game("connect_four"), 0)
+    with pytest.raises(ValueError, match="tic_tac_toe, mnk, connect_four, not 'othello'"):
+        PerfectBot(pyspiel.load_game("othello"), 0)
+    with pytest.raises(ValueError, match="four in a row, not x_in_row=3"):
+        PerfectBot(pyspiel.load_game("connect_four", {"x_in_row": 3}), 0)
     with pytest.raises(ValueError, match="player_id"):
         PerfectBot(game, 2)
     with pytest.raises(ValueError, match="turn"):
@@ -89,3 +91,56 @@ def test_graded_bot_loses_sometimes_and_bad_arguments() -> None:
     with pytest.raises(TypeError, match=r"pyspiel\.State"):
         position_from_state("x........")
     assert position_from_state(game.new_initial_state()) == tictactoe.Position()
+
+
+def test_connect_four_states_match_positions_and_boards() -> None:
+    game = pyspiel.load_game("connect_four")
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        state = game.new_initial_state()
+        columns: list[int] = []
+        while not state.is_terminal():
+            position = position_from_state(state)
+            assert position == connect4.Position(columns)
+            assert list(position.legal_actions) == state.legal_actions()
+            # OpenSpiel draws the board top row first, as perfectplay's text does.
+            assert str(state).split() == str(position).replace(" ", "").split()
+            column = int(rng.choice(state.legal_actions()))
+            columns.append(column)
+            state.apply_action(column)
+        final = position_from_state(state)
+        assert final.is_over and final == connect4.Position(columns)
+        expected = {"x": [1.0, -1.0], "o": [-1.0, 1.0], None: [0.0, 0.0]}[final.winner]
+        assert state.returns() == expected
+
+
+@pytest.mark.parametrize(
+    ("rows", "columns"),
+    [
+        (4, 4),
+        (3, 5),
+        # The boards the pure-Python search takes minutes over; 6x4 is a second player's win.
+        pytest.param(4, 6, marks=pytest.mark.compiled),
+        pytest.param(4, 5, marks=pytest.mark.compiled),
+    ],
+)
+def test_perfect_connect_four_bot_gets_the_value_against_random(rows: int, columns: int) -> None:
+    game = pyspiel.load_game("connect_four", {"rows": rows, "columns": columns})
+    value = connect4.Position.empty(columns, rows).solve().value
+    for seed in range(5):
+        rand = np.random.RandomState(seed)
+        bots = [PerfectBot(game, 0, seed=seed), UniformRandomBot(1, rand)]
+        assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] >= value
+        bots = [UniformRandomBot(0, rand), PerfectBot(game, 1, seed=seed)]
+        assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[1] >= -value
+        bots = [PerfectBot(game, 0, seed=seed), PerfectBot(game, 1, seed=seed + 1)]
+        assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] == value
+
+
+def test_a_finished_game_has_no_move() -> None:
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    for action in (0, 3, 1, 4, 2):
+        state.apply_action(action)
+    with pytest.raises(ValueError, match="the game is over"):
+        PerfectBot(game, 0).step(state)

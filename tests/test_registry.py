@@ -4,6 +4,7 @@ labelling, and its judge formats."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -98,3 +99,60 @@ def test_the_command_line_offers_every_judge_format_and_stress_problem() -> None
     assert set(FORMATS) <= set(commands.choices)
     problem = next(a for a in commands.choices["stress"]._actions if a.dest == "problem")
     assert tuple(problem.choices or ()) == stress.PROBLEMS
+
+
+# Small starts the pure-Python search also finishes quickly.
+SMALL_STARTS: dict[str, dict[str, Any]] = {"connect4": {"width": 4, "height": 4}}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_batches_a_list_of_its_positions(name: str) -> None:
+    game = GAMES[name]
+    rng = random.Random(name)
+    positions = []
+    for _ in range(12):
+        position = game.start(**SMALL_STARTS.get(name, {}))
+        for _ in range(rng.randrange(6)):
+            if position.is_over:
+                break
+            position = position.play(rng.choice(position.legal_moves))
+        if name == "footholds" and position.is_over:
+            continue  # its batches hold games whose pieces stand (a fallen piece has lost)
+        positions.append(position)
+    labels = game.module().batch_solve(positions)
+    for index, position in enumerate(positions):
+        solution = position.solve()
+        assert (labels.value[index], labels.plies[index]) == (solution.value, solution.plies)
+    with pytest.raises(TypeError, match=f"{name}.batch_solve takes {name} positions"):
+        other = next(entry for entry in GAMES.values() if entry.name != name)
+        game.module().batch_solve([other.start()])
+
+
+def test_every_framework_form_in_the_registry_is_served() -> None:
+    import gymnasium
+    import pyspiel
+
+    import perfectplay.gym
+    from perfectplay.openspiel import position_from_state
+    from perfectplay.pettingzoo import position_from_observation
+
+    for game in GAMES.values():
+        if game.gym is not None:
+            env = gymnasium.make(game.gym, **SMALL_STARTS.get(game.name, {}))
+            env.reset(seed=0)
+            assert isinstance(env.unwrapped, perfectplay.gym.GameEnv)
+            assert env.unwrapped.position == game.start(**SMALL_STARTS.get(game.name, {}))
+        if game.pettingzoo is not None:
+            import pettingzoo
+
+            name, version = game.pettingzoo.env.rsplit("_v", 1)
+            env = pettingzoo.make("aec", f"classic/{name}-v{version}")
+            env.reset(seed=0)
+            observation = env.last()[0]
+            start = game.start(**game.pettingzoo.options)
+            assert position_from_observation(observation) == start
+            assert observation["observation"].shape[2] == 2
+        if game.openspiel is not None:
+            parameters = {"m": 4, "n": 4, "k": 3} if game.name == "mnk" else {}  # not 15x15
+            state = pyspiel.load_game(game.openspiel.name, parameters).new_initial_state()
+            assert type(position_from_state(state)) is game.position

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 from xml.sax.saxutils import escape
 
@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from perfectplay._types import Solution
 
-__all__ = ["BasePosition", "RowColPosition", "check_action"]
+__all__ = ["BasePosition", "RowColPosition", "accepts_positions", "check_action"]
 
 Move = TypeVar("Move")
 P = TypeVar("P", bound="BasePosition[Any]")
@@ -43,6 +43,59 @@ VALUE_STYLE = {
     0: ("D", "#999999", "draw"),
     -1: ("L", "#D55E00", "loss"),
 }
+
+
+def accepts_positions(batch_solve: Callable[..., Any], game: str) -> Callable[..., Any]:
+    """``batch_solve`` of ``game`` that also takes a list (or tuple) of its ``Position``s: their
+    boards become the rows and what a batch needs beyond the board (m,n,k's ``k``, footholds'
+    locations) comes from the positions."""
+
+    @functools.wraps(batch_solve)
+    def batch(boards: Any, *args: Any, **options: Any) -> Any:
+        if not (
+            isinstance(boards, (list, tuple)) and boards and isinstance(boards[0], BasePosition)
+        ):
+            return batch_solve(boards, *args, **options)
+        kind = type(boards[0])
+        if kind.__module__ != f"perfectplay.{game}":
+            raise TypeError(
+                f"{game}.batch_solve takes {game} positions, not {kind.__module__}.{kind.__name__}"
+            )
+        rows, given = _rows_of(boards)
+        taken = set(given) & set(options)
+        if args or taken:
+            raise TypeError(
+                f"a batch of positions takes {', '.join(sorted(given)) or 'nothing'} from the "
+                "positions; give only keyword options such as moves= or threads="
+            )
+        return batch_solve(rows, **given, **options)
+
+    return batch
+
+
+def _rows_of(positions: Sequence[Any]) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
+    """The code rows of a batch of positions of one game and size, and their batch options."""
+    first = positions[0]
+    shared, _ = first._batch_fields()
+    per_row: dict[str, list[Any]] = {name: [] for name in first._batch_fields()[1]}
+    rows = np.empty((len(positions), first.rows, first.cols), dtype=np.uint8)
+    for index, position in enumerate(positions):
+        if type(position) is not type(first) or (position.rows, position.cols) != (
+            first.rows,
+            first.cols,
+        ):
+            raise ValueError(
+                f"row {index}: a batch of positions holds positions of one game and size "
+                f"(row 0 is {first!r}, this is {position!r})"
+            )
+        own_shared, own_per_row = position._batch_fields()
+        if own_shared != shared:
+            raise ValueError(f"row {index}: {own_shared} differs from row 0's {shared}")
+        rows[index] = position.to_array()
+        for name, value in own_per_row.items():
+            per_row[name].append(value)
+    arrays = {name: np.array(values, dtype=np.int64) for name, values in per_row.items()}
+    return rows, {**shared, **arrays}
 
 
 def check_action(action: Any, count: int) -> int:
@@ -231,6 +284,25 @@ class BasePosition(ABC, Generic[Move]):
         planes[:, :, 0] = codes == mine
         planes[:, :, 1] = (codes != 0) & (codes != mine)
         return planes
+
+    def with_board(self: P, codes: Any) -> P:
+        """The position of this game, size and rules whose board holds ``codes`` (what
+        ``to_array()`` gives, shape ``(rows, cols)``), the side to move following from the
+        stones; a board no game reaches is ``perfectplay.IllegalPosition``."""
+        array = np.asarray(codes)
+        if array.shape != (self.rows, self.cols):
+            raise ValueError(
+                f"expected a board of shape {(self.rows, self.cols)}, got shape {array.shape}"
+            )
+        return self._with_codes(array)
+
+    def _with_codes(self: P, codes: npt.NDArray[Any]) -> P:
+        raise TypeError(f"{type(self).__qualname__} is not built from a board of codes")
+
+    def _batch_fields(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What ``batch_solve`` needs beyond the board: options every row shares, and each
+        row's own (stacked into arrays)."""
+        return {}, {}
 
     def _plane_code(self) -> int:
         """The code of the side whose stones make plane 0."""

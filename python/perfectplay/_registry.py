@@ -16,7 +16,32 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GAMES", "Game", "game"]
+__all__ = ["GAMES", "Game", "OpenSpielGame", "PettingZooGame", "game"]
+
+
+@dataclass(frozen=True)
+class PettingZooGame:
+    """How a PettingZoo environment shows a game: observations ``(rows, cols, 2)`` with the
+    observer's stones in plane 0, and its actions."""
+
+    #: The environment's name (``pettingzoo.classic.<env>``).
+    env: str
+    #: The game's options on the environment's fixed board.
+    options: Mapping[str, Any]
+    #: True when the environment indexes the observation ``[col, row]`` and numbers cells
+    #: column by column (``tictactoe_v3``); False when both follow perfectplay's actions.
+    column_major: bool
+
+
+@dataclass(frozen=True)
+class OpenSpielGame:
+    """How an OpenSpiel game maps onto a game here; its actions are perfectplay's actions."""
+
+    #: The game's short name in ``pyspiel.load_game``.
+    name: str
+    #: The game's options from OpenSpiel's parameters (a ``ValueError`` for parameters
+    #: perfectplay does not play).
+    options: Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -36,9 +61,11 @@ class Game:
     codes: str
     #: The options of ``batch_solve`` beyond the boards (``k``; ``alocs`` and ``blocs``).
     batch_options: tuple[str, ...] = ()
-    #: The outside frameworks' names of this game.
-    pettingzoo: str | None = None
-    openspiel: tuple[str, ...] = ()
+    #: Whether its answers come from a search that takes ``node_limit`` (not a lookup table).
+    searches: bool = True
+    #: The outside frameworks' forms of this game (None: the framework has no such game).
+    pettingzoo: PettingZooGame | None = None
+    openspiel: OpenSpielGame | None = None
     #: Its Gymnasium environment, registered by ``perfectplay.gym``.
     gym: str | None = None
     #: The judge formats of the command line that answer it.
@@ -93,6 +120,20 @@ def _int(text: str) -> int:
     return int(text)
 
 
+def _openspiel_mnk(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    # OpenSpiel's m is the number of columns, n the number of rows.
+    return {"rows": int(parameters["n"]), "cols": int(parameters["m"]), "k": int(parameters["k"])}
+
+
+def _openspiel_connect_four(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    if int(parameters.get("x_in_row", 4)) != 4:
+        raise ValueError(
+            f"perfectplay plays Connect Four with four in a row, not x_in_row="
+            f"{parameters['x_in_row']}"
+        )
+    return {"width": int(parameters["columns"]), "height": int(parameters["rows"])}
+
+
 GAMES: dict[str, Game] = {
     game.name: game
     for game in (
@@ -103,8 +144,9 @@ GAMES: dict[str, Game] = {
             players=("x", "o"),
             moves="cell",
             codes="(N, 9) or (N, 3, 3): 0 empty, 1 X, 2 O",
-            pettingzoo="tictactoe_v3",
-            openspiel=("tic_tac_toe",),
+            searches=False,
+            pettingzoo=PettingZooGame("tictactoe_v3", {}, column_major=True),
+            openspiel=OpenSpielGame("tic_tac_toe", lambda parameters: {}),
             gym="perfectplay/TicTacToe-v0",
             judge=("tictactoe", "alpha", "final"),
         ),
@@ -116,7 +158,7 @@ GAMES: dict[str, Game] = {
             moves="row-col",
             codes="(N, rows, cols): 0 empty, 1 X, 2 O",
             batch_options=("k",),
-            openspiel=("mnk",),
+            openspiel=OpenSpielGame("mnk", _openspiel_mnk),
             gym="perfectplay/MNK-v0",
             parse={"rows": _int, "cols": _int, "k": _int},
         ),
@@ -127,8 +169,10 @@ GAMES: dict[str, Game] = {
             players=("x", "o"),
             moves="column",
             codes="(N, height, width), top row first: 0 empty, 1 first player, 2 second",
-            pettingzoo="connect_four_v3",
-            openspiel=("connect_four",),
+            pettingzoo=PettingZooGame(
+                "connect_four_v3", {"width": 7, "height": 6}, column_major=False
+            ),
+            openspiel=OpenSpielGame("connect_four", _openspiel_connect_four),
             gym="perfectplay/ConnectFour-v0",
             judge=("connect4",),
             parse={"width": _int, "height": _int},

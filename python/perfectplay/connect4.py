@@ -28,7 +28,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._backend import implementation
-from perfectplay._position import BasePosition, check_action
+from perfectplay._position import BasePosition, accepts_positions, check_action
 from perfectplay._pure import args
 from perfectplay._pure import connect4 as rules
 from perfectplay._types import Solution
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 else:
     _impl = implementation("connect4")
     analyze = _impl.analyze
-    batch_solve = _impl.batch_solve
+    batch_solve = accepts_positions(_impl.batch_solve, "connect4")
     best_move = _impl.best_move
     clear_tables = _impl.clear_tables
     is_reachable = _impl.is_reachable
@@ -119,6 +119,9 @@ class Position(BasePosition[int]):
     def start(cls, width: int = 7, height: int = 6) -> Position:
         """Where a game starts: the empty board (the registry's start of every game)."""
         return cls.empty(width, height)
+
+    def _with_codes(self, codes: Any) -> Position:
+        return type(self)(codes, width=self.width, height=self.height)
 
     def _set(self, shape: rules.Shape, current: int, mask: int, played: int) -> None:
         position = (current, mask, played)

@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._backend import implementation
-from perfectplay._position import RowColPosition
+from perfectplay._position import RowColPosition, accepts_positions
 from perfectplay._pure.footholds import Board as _Board
 from perfectplay._types import Solution
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     )
 else:
     _impl = implementation("footholds")
-    batch_solve = _impl.batch_solve
+    batch_solve = accepts_positions(_impl.batch_solve, "footholds")
     analyze = _impl.analyze
     random_positions = _impl.random_positions
     solve = _impl.solve
@@ -189,6 +189,11 @@ class Position(RowColPosition):
         return analyze(
             self.text(), self._move_of_action(me), self._move_of_action(other), **options
         )
+
+    def _batch_fields(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        # A batch row is a game with its first player to move: the mover's piece is "A".
+        me, other = self._here()
+        return {}, {"alocs": self._move_of_action(me), "blocs": self._move_of_action(other)}
 
     def _other(self) -> str:
         return "B" if self.mover == "A" else "A"

@@ -1,21 +1,34 @@
-"""Gymnasium environments: play tic-tac-toe or any m,n,k-game against a perfect or graded
-opponent (``pip install 'perfectplay[gym]'``).
+"""Gymnasium environments: play any registered game that has one (tic-tac-toe, m,n,k,
+Connect Four) against a perfect or graded opponent (``pip install 'perfectplay[gym]'``).
 
 >>> import gymnasium
->>> import perfectplay.gym  # registers perfectplay/TicTacToe-v0 and perfectplay/MNK-v0
+>>> import perfectplay.gym  # registers perfectplay/TicTacToe-v0, MNK-v0 and ConnectFour-v0
 >>> env = gymnasium.make("perfectplay/MNK-v0", rows=4, cols=4, k=3, play_as="x", skill=1.0)
 >>> observation, info = env.reset(seed=0)
 >>> observation.shape, int(info["action_mask"].sum())
 ((4, 4, 2), 16)
 
-The observation is ``(rows, cols, 2)`` int8: plane 0 the agent's marks, plane 1 the opponent's
-(as PettingZoo's ``tictactoe_v3``), indexed ``[row, col]``; actions are ``Discrete(rows * cols)``,
-cell ``row * cols + col``. ``info["action_mask"]`` marks the legal actions. A step plays the
-agent's move and then the opponent's (a ``PerfectAgent(skill)``); the reward is +1 when the agent
-wins, -1 when it loses, 0 otherwise. Playing on an occupied cell ends the episode with reward -1
-(as PettingZoo does), never an exception. With ``play_as="o"`` the opponent opens. The opponent
-draws its moves from the environment's seeded ``np_random``, so ``reset(seed=...)`` repeats an
-episode exactly.
+The observation is ``(rows, cols, 2)`` int8 (``Position.planes()`` seen by the agent): plane 0
+the agent's stones, plane 1 the opponent's, indexed ``[row, col]``, row 0 on top. Actions are
+``Discrete(position.action_count)``: the cell ``row * cols + col`` for tic-tac-toe and m,n,k,
+the column for Connect Four. ``info["action_mask"]`` marks the legal actions and
+``info["position"]`` is the ``Position``. A step plays the agent's move and then the
+opponent's (a ``PerfectAgent(skill)``); the reward is +1 when the agent wins, -1 when it loses,
+0 otherwise. An illegal action in range (an occupied cell, a full column) ends the episode with
+reward -1 (as PettingZoo does), never an exception. With ``play_as="o"`` the opponent opens. The
+opponent draws its moves from the environment's seeded ``np_random``, so ``reset(seed=...)``
+repeats an episode exactly.
+
+**The opponent's budget.** Where a game's answers come from a search (m,n,k, Connect Four),
+the opponent searches at most ``node_limit`` nodes a move (``DEFAULT_NODE_LIMIT`` unless given;
+``None`` for no limit). When a reply needs more, ``step`` raises
+``perfectplay.SearchLimitExceeded`` and the environment is left exactly as it was before the
+step (the agent's move is not applied), so the caller can raise the limit and step again. A
+7x6 Connect Four opponent needs more than the default in the first moves of a game.
+
+``render_mode="ansi"`` gives the text diagram, ``"rgb_array"`` an ``(H, W, 3)`` uint8 image
+(so ``gymnasium.wrappers.RecordVideo`` works): first-player stones filled discs, second-player
+stones rings, so the sides differ by shape as well as colour.
 """
 
 from __future__ import annotations
@@ -27,49 +40,90 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from perfectplay import mnk
+from perfectplay._position import BasePosition
+from perfectplay._registry import GAMES, game
 from perfectplay.agents import PerfectAgent
 
-__all__ = ["MNKEnv", "TicTacToeEnv"]
+__all__ = ["DEFAULT_NODE_LIMIT", "ConnectFourEnv", "GameEnv", "MNKEnv", "TicTacToeEnv"]
 
 Observation = npt.NDArray[np.int8]
 
+#: The opponent's search budget a move, unless ``node_limit`` says otherwise: a second or two of
+#: search, so that a step never pins a core for minutes.
+DEFAULT_NODE_LIMIT = 2_000_000
 
-class MNKEnv(gymnasium.Env[Observation, np.int64]):
-    """An m,n,k-game against a ``PerfectAgent(skill)``; see the module's documentation."""
+_PIXELS = 32  # a cell of the rgb_array image
+_STONE_COLOURS = {1: (0, 114, 178), 2: (213, 94, 0)}  # Okabe-Ito blue and vermilion
+_BOARD_COLOUR, _GRID_COLOUR = (247, 244, 236), (85, 85, 85)
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  # Gymnasium's form
+
+def _stone_masks() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Pixel masks of one cell: a filled disc (first player) and a ring (second player)."""
+    centre = (_PIXELS - 1) / 2
+    y, x = np.mgrid[0:_PIXELS, 0:_PIXELS]
+    distance = np.hypot(x - centre, y - centre)
+    radius = _PIXELS * 0.4
+    return distance <= radius, (distance <= radius) & (distance >= radius - 4)
+
+
+_DISC, _RING = _stone_masks()
+
+
+def rgb_image(position: BasePosition[Any]) -> npt.NDArray[np.uint8]:
+    """The board as an ``(rows * 32, cols * 32, 3)`` uint8 image (see the module's text)."""
+    codes = position.to_array()
+    image = np.empty((position.rows * _PIXELS, position.cols * _PIXELS, 3), dtype=np.uint8)
+    image[:] = _BOARD_COLOUR
+    image[::_PIXELS, :] = image[:, ::_PIXELS] = _GRID_COLOUR
+    image[-1, :] = image[:, -1] = _GRID_COLOUR
+    for (row, col), code in np.ndenumerate(codes):
+        if code in _STONE_COLOURS:
+            cell = image[row * _PIXELS : (row + 1) * _PIXELS, col * _PIXELS : (col + 1) * _PIXELS]
+            cell[_DISC if code == 1 else _RING] = _STONE_COLOURS[int(code)]
+    return image
+
+
+class GameEnv(gymnasium.Env[Observation, np.int64]):
+    """A registered game against a ``PerfectAgent(skill)``; see the module's documentation.
+    ``options`` are the game's own (``rows``, ``cols``, ``k``; ``width``, ``height``), with the
+    registry's defaults."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
-        rows: int = 3,
-        cols: int = 3,
-        k: int = 3,
+        game_name: str = "tictactoe",
         play_as: str = "x",
         skill: float = 1.0,
         seed: int | None = None,
         render_mode: str | None = None,
-        **solve_options: Any,
+        node_limit: int | None = DEFAULT_NODE_LIMIT,
+        **options: Any,
     ) -> None:
-        if play_as not in ("x", "o"):
-            raise ValueError(f"play_as must be 'x' or 'o', not {play_as!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self._start = mnk.Position.empty(rows, cols, k)
-        self.rows, self.cols, self.k = self._start.rows, self._start.cols, self._start.k
+        self.game = game(game_name)
+        if self.game.gym is None:
+            raise ValueError(f"perfectplay has no Gymnasium environment of {game_name!r}")
+        if play_as not in self.game.players:
+            raise ValueError(f"play_as must be one of {self.game.players}, not {play_as!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
+        self._start: BasePosition[Any] = self.game.start(**options)
+        self.rows, self.cols = self._start.rows, self._start.cols
         self.play_as, self.skill, self.render_mode = play_as, skill, render_mode
-        self._solve_options = solve_options
+        self._solve_options = {"node_limit": node_limit} if self.game.searches else {}
         PerfectAgent(skill)  # checks skill now rather than at the first reset
         self._seed = seed
         self.observation_space = spaces.Box(0, 1, (self.rows, self.cols, 2), dtype=np.int8)
-        self.action_space = spaces.Discrete(self.rows * self.cols)
+        self.action_space = spaces.Discrete(self._start.action_count)
         self.position = self._start
         self._opponent: PerfectAgent | None = None
         self._over = self._forfeited = False
 
     def _observation(self) -> Observation:
         codes = self.position.to_array()
-        mine = 1 if self.play_as == "x" else 2
+        mine = 1 if self.play_as == self.game.players[0] else 2
         planes = np.zeros((self.rows, self.cols, 2), dtype=np.int8)
         planes[:, :, 0] = codes == mine
         planes[:, :, 1] = codes == 3 - mine
@@ -77,11 +131,6 @@ class MNKEnv(gymnasium.Env[Observation, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.position.action_mask(), "position": self.position}
-
-    def _opponent_moves(self) -> None:
-        assert self._opponent is not None
-        move = self._opponent.move(self.position)
-        self.position = self.position.play(move)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -93,9 +142,22 @@ class MNKEnv(gymnasium.Env[Observation, np.int64]):
         self._opponent = PerfectAgent(self.skill, opponent_seed, **self._solve_options)
         self.position = self._start
         self._over = self._forfeited = False
-        if self.play_as == "o":
-            self._opponent_moves()
+        if self.play_as != self.game.players[0]:
+            self.position = self._with_reply(self._start)
         return self._observation(), self._info()
+
+    def _with_reply(self, position: BasePosition[Any]) -> BasePosition[Any]:
+        """``position`` after the opponent's reply (itself once the game is over). The
+        opponent's random state is restored when the reply fails, so a retried step repeats."""
+        if position.is_over:
+            return position
+        assert self._opponent is not None
+        state = self._opponent._random.getstate()
+        try:
+            return position.play(self._opponent.move(position))
+        except BaseException:
+            self._opponent._random.setstate(state)
+            raise
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self._opponent is None:
@@ -106,28 +168,27 @@ class MNKEnv(gymnasium.Env[Observation, np.int64]):
         if self.position.action(move) not in self.position.legal_actions:
             self._over = self._forfeited = True
             return self._observation(), -1.0, True, False, self._info()
-        self.position = self.position.play(move)
-        if not self.position.is_over:
-            self._opponent_moves()
+        # The whole step or none of it: the reply is found before anything changes.
+        self.position = self._with_reply(self.position.play(move))
         reward = 0.0
         if self.position.winner is not None:
             reward = 1.0 if self.position.winner == self.play_as else -1.0
         self._over = self.position.is_over
         return self._observation(), reward, self._over, False, self._info()
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         if self.render_mode == "ansi":
             status = (
-                "forfeited (a move on an occupied cell)"
-                if self._forfeited
-                else (self.position._status_text())
+                "forfeited (an illegal move)" if self._forfeited else self.position._status_text()
             )
             return f"{self.position}\n{status}\n"
+        if self.render_mode == "rgb_array":
+            return rgb_image(self.position)
         return None
 
 
-class TicTacToeEnv(MNKEnv):
-    """Tic-tac-toe against a ``PerfectAgent(skill)``: ``MNKEnv`` on the 3x3 board, k = 3."""
+class TicTacToeEnv(GameEnv):
+    """Tic-tac-toe against a ``PerfectAgent(skill)`` (its answers come from the solved table)."""
 
     def __init__(
         self,
@@ -136,12 +197,73 @@ class TicTacToeEnv(MNKEnv):
         seed: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        super().__init__(3, 3, 3, play_as, skill, seed, render_mode)
+        super().__init__("tictactoe", play_as, skill, seed, render_mode)
 
 
-for _id, _entry in (
-    ("perfectplay/TicTacToe-v0", "perfectplay.gym:TicTacToeEnv"),
-    ("perfectplay/MNK-v0", "perfectplay.gym:MNKEnv"),
-):
-    if _id not in gymnasium.registry:
-        gymnasium.register(id=_id, entry_point=_entry, max_episode_steps=64)
+class MNKEnv(GameEnv):
+    """An m,n,k-game (``rows x cols``, ``k`` in a row; the registry's 4x4, k = 3 unless
+    given) against a ``PerfectAgent(skill)``."""
+
+    def __init__(
+        self,
+        rows: int = 4,
+        cols: int = 4,
+        k: int = 3,
+        play_as: str = "x",
+        skill: float = 1.0,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        node_limit: int | None = DEFAULT_NODE_LIMIT,
+    ) -> None:
+        super().__init__(
+            "mnk", play_as, skill, seed, render_mode, node_limit, rows=rows, cols=cols, k=k
+        )
+
+
+class ConnectFourEnv(GameEnv):
+    """Connect Four (``width`` columns of ``height`` rows) against a ``PerfectAgent(skill)``;
+    actions are columns."""
+
+    def __init__(
+        self,
+        width: int = 7,
+        height: int = 6,
+        play_as: str = "x",
+        skill: float = 1.0,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        node_limit: int | None = DEFAULT_NODE_LIMIT,
+    ) -> None:
+        super().__init__(
+            "connect4", play_as, skill, seed, render_mode, node_limit, width=width, height=height
+        )
+
+
+_ENTRY_POINTS = {
+    "tictactoe": TicTacToeEnv,
+    "mnk": MNKEnv,
+    "connect4": ConnectFourEnv,
+}
+
+
+def _register() -> None:
+    """Registers every registered game's environment (a game without its own class here is
+    served by ``GameEnv`` with ``game_name`` set)."""
+    for entry in GAMES.values():
+        if entry.gym is None or entry.gym in gymnasium.registry:
+            continue
+        cls = _ENTRY_POINTS.get(entry.name)
+        if cls is not None:
+            gymnasium.register(
+                id=entry.gym, entry_point=f"perfectplay.gym:{cls.__name__}", max_episode_steps=1024
+            )
+        else:
+            gymnasium.register(
+                id=entry.gym,
+                entry_point="perfectplay.gym:GameEnv",
+                max_episode_steps=1024,
+                kwargs={"game_name": entry.name},
+            )
+
+
+_register()

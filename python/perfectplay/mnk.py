@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._backend import implementation
-from perfectplay._position import GridPosition, RowColPosition
+from perfectplay._position import GridPosition, RowColPosition, accepts_positions
 from perfectplay._pure import args
 from perfectplay._pure import mnk as rules
 from perfectplay._pure.board_input import read_mark_grid
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     )
 else:
     _impl = implementation("mnk")
-    batch_solve = _impl.batch_solve
+    batch_solve = accepts_positions(_impl.batch_solve, "mnk")
     analyze = _impl.analyze
     best_move = _impl.best_move
     is_reachable = _impl.is_reachable
@@ -204,6 +204,12 @@ class Position(MarkPosition[tuple[int, int]], RowColPosition):
     def start(cls, rows: int = 4, cols: int = 4, k: int = 3) -> Position:
         """Where a game starts (the registry's defaults: 4x4, three in a row)."""
         return cls.empty(rows, cols, k)
+
+    def _with_codes(self, codes: Any) -> Position:
+        return type(self)(codes, self.k)
+
+    def _batch_fields(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        return {"k": self.k}, {}
 
     @classmethod
     def from_masks(cls, rows: int, cols: int, k: int, x: int, o: int) -> Position:

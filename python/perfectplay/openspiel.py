@@ -1,5 +1,5 @@
-"""A perfect (or graded) ``pyspiel.Bot`` for OpenSpiel's ``tic_tac_toe`` and ``mnk``
-(``pip install 'perfectplay[openspiel]'``).
+"""A perfect (or graded) ``pyspiel.Bot`` for OpenSpiel's games that perfectplay plays:
+``tic_tac_toe``, ``mnk`` and ``connect_four`` (``pip install 'perfectplay[openspiel]'``).
 
 >>> import pyspiel
 >>> from perfectplay.openspiel import PerfectBot
@@ -9,9 +9,10 @@
 >>> list(returns)
 [1.0, -1.0]
 
-OpenSpiel numbers both games' cells row-major, action ``row * cols + col``, as perfectplay's
-flat actions do; in ``mnk`` its parameter ``m`` is the number of columns and ``n`` the number of
-rows. Player 0 is X.
+OpenSpiel's actions are perfectplay's: cells row-major (``row * cols + col``) in
+``tic_tac_toe`` and ``mnk``, columns in ``connect_four``. In ``mnk`` its parameter ``m`` is the
+number of columns and ``n`` the number of rows; ``connect_four``'s ``rows`` and ``columns`` are
+its height and width (``x_in_row`` must be 4). Player 0 moves first.
 """
 
 from __future__ import annotations
@@ -20,38 +21,36 @@ from typing import Any
 
 import pyspiel
 
-from perfectplay import mnk, tictactoe
 from perfectplay._position import BasePosition
+from perfectplay._registry import GAMES, Game
 from perfectplay.agents import PerfectAgent
 
 __all__ = ["PerfectBot", "position_from_state"]
 
+_GAMES = {entry.openspiel.name: entry for entry in GAMES.values() if entry.openspiel is not None}
 
-def _shape(game: Any) -> tuple[str, int, int, int]:
+
+def _start(game: Any) -> BasePosition[Any]:
+    """Where a game of OpenSpiel's ``game`` starts, as a perfectplay position."""
     name = game.get_type().short_name
-    if name == "tic_tac_toe":
-        return name, 3, 3, 3
-    if name == "mnk":
-        parameters = game.get_parameters()
-        return name, int(parameters["n"]), int(parameters["m"]), int(parameters["k"])
-    raise ValueError(f"perfectplay plays OpenSpiel's tic_tac_toe and mnk, not {name!r}")
+    entry: Game | None = _GAMES.get(name)
+    if entry is None or entry.openspiel is None:
+        raise ValueError(f"perfectplay plays OpenSpiel's {', '.join(_GAMES)}, not {name!r}")
+    # A game loaded without parameters lists none: its defaults are in its type.
+    parameters = {**game.get_type().parameter_specification, **game.get_parameters()}
+    start: BasePosition[Any] = entry.start(**entry.openspiel.options(parameters))
+    return start
 
 
-def position_from_state(state: Any) -> tictactoe.Position | mnk.Position:
-    """The perfectplay position of an OpenSpiel ``tic_tac_toe`` or ``mnk`` state, from the
-    moves played to reach it (player 0 is X)."""
+def position_from_state(state: Any) -> BasePosition[Any]:
+    """The perfectplay position of an OpenSpiel state of a game perfectplay plays, from the
+    moves played to reach it (player 0 moves first)."""
     if not isinstance(state, pyspiel.State):
         raise TypeError(f"expected a pyspiel.State, not {type(state).__name__}")
-    name, rows, cols, k = _shape(state.get_game())
-    x = o = 0
-    for ply, action in enumerate(state.history()):
-        if ply % 2 == 0:
-            x |= 1 << action
-        else:
-            o |= 1 << action
-    if name == "tic_tac_toe":
-        return tictactoe.Position.from_masks(x, o)
-    return mnk.Position.from_masks(rows, cols, k, x, o)
+    position = _start(state.get_game())
+    for action in state.history():
+        position = position.play(position.move(action))
+    return position
 
 
 class PerfectBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type information
@@ -63,7 +62,7 @@ class PerfectBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type in
         self, game: Any, player_id: int, skill: float = 1.0, seed: Any = None, **solve_options: Any
     ) -> None:
         pyspiel.Bot.__init__(self)
-        _shape(game)
+        _start(game)
         if player_id not in (0, 1):
             raise ValueError(f"player_id must be 0 or 1, got {player_id!r}")
         self._player_id = player_id
@@ -82,6 +81,8 @@ class PerfectBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type in
         return True
 
     def _position(self, state: Any) -> BasePosition[Any]:
+        if state.is_terminal():
+            raise ValueError("the game is over: there is no move to make")
         if state.current_player() != self._player_id:
             raise ValueError(
                 f"it is player {state.current_player()}'s turn, and this bot plays "

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._backend import implementation
-from perfectplay._position import check_action
+from perfectplay._position import accepts_positions, check_action
 from perfectplay._pure import mnk as rules
 from perfectplay._pure.tictactoe import _read as read_board
 from perfectplay._types import Solution
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     )
 else:
     _impl = implementation("tictactoe")
-    batch_solve = _impl.batch_solve
+    batch_solve = accepts_positions(_impl.batch_solve, "tictactoe")
     analyze = _impl.analyze
     batch_best_move = _impl.batch_best_move
     batch_values = _impl.batch_values
@@ -93,6 +93,9 @@ class Position(MarkPosition[int]):
     def start(cls) -> Position:
         """The empty board, X to move."""
         return cls()
+
+    def _with_codes(self, codes: Any) -> Position:
+        return type(self)(codes)
 
     @classmethod
     def from_masks(cls, x: int, o: int) -> Position:
