@@ -161,3 +161,19 @@ def test_the_default_budget_stops_a_hard_reply_quickly() -> None:
     with pytest.raises(perfectplay.SearchLimitExceeded):
         env.step(24)
     assert env.position.marks == 0
+
+
+def make_tic_tac_toe() -> Any:
+    return gymnasium.make("perfectplay/TicTacToe-v0", skill=0.5)
+
+
+def test_async_vector_env_resets_steps_and_closes() -> None:
+    envs = gymnasium.vector.AsyncVectorEnv([make_tic_tac_toe, make_tic_tac_toe])
+    try:
+        observations, infos = envs.reset(seed=[1, 2])
+        assert observations.shape == (2, 3, 3, 2)
+        assert infos["position"][0] == tictactoe.Position()  # positions cross processes
+        observations, rewards, terminated, truncated, infos = envs.step(np.array([4, 0]))
+        assert observations[0, 1, 1, 0] == 1 and observations[1, 0, 0, 0] == 1
+    finally:
+        envs.close()
