@@ -2,10 +2,23 @@
 PYTHON ?= python
 SHARED ?= ../shared
 
-.PHONY: help dev format lint test test-python test-rust fuzz bench figures ci data
+.PHONY: help dev format lint test test-python test-rust fuzz bench figures ci data wheel sdist
 
 help:
-	@echo "make dev | format | lint | test | test-python | test-rust | fuzz | bench | figures | ci | data"
+	@echo "make dev | format | lint | test | test-python | test-rust | fuzz | bench | figures | ci | data | wheel | sdist"
+
+# The manylinux wheel: zig (the ziglang package) links against glibc 2.17's symbols, so the
+# wheel runs on every x86-64 Linux with glibc 2.17 or newer; abi3, one wheel for CPython 3.10+.
+wheel:  ## dist/perfectplay-*-cp310-abi3-manylinux_2_17_x86_64.whl, checked by auditwheel
+	$(PYTHON) -m pip install -q "maturin>=1.9,<2" "ziglang==0.17.1" auditwheel twine
+	$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 --out dist
+	$(PYTHON) -m auditwheel show dist/perfectplay-*manylinux*.whl
+	$(PYTHON) -m twine check --strict dist/perfectplay-*manylinux*.whl
+
+sdist:  ## dist/perfectplay-*.tar.gz: the crate and the package, nothing else
+	$(PYTHON) -m pip install -q "maturin>=1.9,<2" twine
+	$(PYTHON) -m maturin sdist --out dist
+	$(PYTHON) -m twine check --strict dist/perfectplay-*.tar.gz
 
 dev:  ## install the package in place with the development tools
 	$(PYTHON) -m pip install -e '.[dev]'

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import perfectplay
 from conftest import load_json
 
 SAMPLES = load_json("judge_samples.json")
@@ -183,3 +184,12 @@ def test_label_bad_files_are_one_line(tmp_path: Path, content: bytes, words: str
     assert result.returncode == 1
     assert words in result.stderr and result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+def test_version_is_the_package_version() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "--version"], capture_output=True, text=True
+    )
+    assert result.returncode == 0
+    assert result.stdout.split()[:2] == ["perfectplay", perfectplay.__version__]
+    assert perfectplay.__version__ != "unknown"

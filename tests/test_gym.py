@@ -173,7 +173,7 @@ def test_async_vector_env_resets_steps_and_closes() -> None:
         observations, infos = envs.reset(seed=[1, 2])
         assert observations.shape == (2, 3, 3, 2)
         assert infos["position"][0] == tictactoe.Position()  # positions cross processes
-        observations, rewards, terminated, truncated, infos = envs.step(np.array([4, 0]))
+        observations, *_ = envs.step(np.array([4, 0]))
         assert observations[0, 1, 1, 0] == 1 and observations[1, 0, 0, 0] == 1
     finally:
         envs.close()

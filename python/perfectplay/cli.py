@@ -249,10 +249,19 @@ def run_tablebase(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version() -> str:
+    from perfectplay import __version__
+
+    return __version__
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="perfectplay",
         description="Perfect answers for judge problems on small two-player games.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_version()} ({BACKEND} backend)"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, judge_format in FORMATS.items():
