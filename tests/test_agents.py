@@ -97,3 +97,9 @@ def test_bad_arguments() -> None:
     with pytest.raises(TypeError, match="Position"):
         PerfectAgent().move("xx./oo./...")  # type: ignore[arg-type]
     assert PerfectAgent(seed=random.Random(3)).move(tictactoe.Position("xx./oo./...")) == 2
+
+
+@pytest.mark.parametrize("skill", [True, "0.5", None, [1.0]])
+def test_skill_is_a_number_not_a_bool_or_a_string(skill: Any) -> None:
+    with pytest.raises(TypeError, match="skill must be a number"):
+        PerfectAgent(skill)

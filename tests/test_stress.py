@@ -316,3 +316,28 @@ def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
     time.sleep(0.2)
     running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert "final_solution.py --bug loop-full" not in running
+
+
+@pytest.mark.parametrize(
+    "option",
+    ["--time-limit=nan", "--time-limit=inf", "--time-limit=0", "--duration=-5", "--duration=nan"],
+)
+def test_seconds_that_never_end_are_usage_errors(
+    option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started = time.monotonic()
+    with pytest.raises(SystemExit) as exit_:
+        main(["stress", "alpha", "--cases", "1", option, "--", "sleep", "1000"])
+    assert exit_.value.code == 2 and time.monotonic() - started < 5
+    assert "finite, positive" in capsys.readouterr().err
+
+
+def test_the_api_checks_its_command_and_seconds() -> None:
+    with pytest.raises(TypeError, match=r"sequence of arguments.*shlex\.split"):
+        stress.run("alpha", "perfectplay alpha")
+    with pytest.raises(ValueError, match="time_limit must be a finite, positive"):
+        stress.run("alpha", ["sleep", "1000"], cases=1, time_limit=float("nan"))
+    with pytest.raises(ValueError, match="duration must be a finite, positive"):
+        stress.run("alpha", ["sleep", "1000"], cases=1, duration=float("inf"))
+    with pytest.raises(ValueError, match="time_limit must be a finite"):
+        stress.check("alpha", ["sleep", "1000"], [], time_limit=-1.0)

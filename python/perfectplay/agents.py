@@ -14,6 +14,7 @@ into a worse one, and never wins more slowly or loses faster than it must.
 
 from __future__ import annotations
 
+import numbers
 import random
 from typing import Any, TypeVar
 
@@ -65,14 +66,13 @@ class PerfectAgent:
     position's ``solve``."""
 
     def __init__(self, skill: float = 1.0, seed: Any = None, **solve_options: Any) -> None:
-        if isinstance(skill, bool) or not isinstance(skill, (int, float)):
-            try:
-                skill = float(skill)  # numpy floats and the like
-            except (TypeError, ValueError):
-                raise TypeError(f"skill must be a number, not {type(skill).__name__}") from None
-        if not 0.0 <= skill <= 1.0:
+        # A number (numpy's included), never a bool or a string that happens to parse.
+        given: object = skill  # mypy does not count float as a numbers.Real
+        if isinstance(given, bool) or not isinstance(given, numbers.Real):
+            raise TypeError(f"skill must be a number, not {type(given).__name__}")
+        if not 0.0 <= float(given) <= 1.0:
             raise ValueError(f"skill must be between 0 and 1, got {skill}")
-        self.skill = float(skill)
+        self.skill = float(given)
         self.solve_options = solve_options
         self._random = _rng(seed)
 

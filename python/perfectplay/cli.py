@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import math
 import os
 import secrets
 import sys
@@ -40,6 +41,17 @@ def _shape(text: str) -> tuple[int, int]:
     if not (sep and rows.isdigit() and cols.isdigit()):
         raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 5x4, got {text!r}")
     return int(rows), int(cols)
+
+
+def _seconds(text: str) -> float:
+    """A finite, positive number of seconds, as argparse reads it (NaN and inf never end)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite, positive number, got {text!r}")
+    return seconds
 
 
 def _report_progress(stop: threading.Event, started: float, what: str) -> None:
@@ -339,14 +351,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--cases", type=int, default=1000, help="cases to try (default 1000)")
     check.add_argument(
         "--duration",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="try cases for this long instead of --cases",
     )
     check.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=2.0,
         metavar="SECONDS",
         help="per run of the program (default 2)",

@@ -23,6 +23,8 @@ import contextlib
 import dataclasses
 import functools
 import json
+import math
+import numbers
 import os
 import random
 import secrets
@@ -354,6 +356,24 @@ def _compare(problem: str, cases: Sequence[Case], text: str, program: _Program) 
     return None
 
 
+def _check_command(command: Any) -> None:
+    if isinstance(command, (str, bytes)):
+        raise TypeError(
+            "command is a sequence of arguments, such as ['python3', 'sol.py'] or "
+            f"shlex.split({command!r}), not a string"
+        )
+    if not command:
+        raise ValueError("no command to test")
+
+
+def _check_seconds(name: str, seconds: object) -> None:
+    """A finite, positive number of seconds (NaN and infinity would never time out)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds, not {type(seconds).__name__}")
+    if not (math.isfinite(seconds) and float(seconds) > 0):
+        raise ValueError(f"{name} must be a finite, positive number of seconds, got {seconds}")
+
+
 def check(
     problem: str,
     command: Sequence[str],
@@ -365,6 +385,8 @@ def check(
     """Runs ``command`` once on ``cases`` (one case for ``alpha``) and compares its output
     with perfectplay's: the failure, or None if every answer is right."""
     _problem(problem)
+    _check_command(command)
+    _check_seconds("time_limit", time_limit)
     program = _Program(command, time_limit, backend)
     return _compare(problem, cases, render(problem, cases), program)
 
@@ -610,10 +632,12 @@ def run(
     seconds)`` is called after every run; ``backend`` gives the expected answers. An
     unstartable command raises ``OSError``."""
     _problem(problem)
-    if not command:
-        raise ValueError("no command to test")
-    if time_limit <= 0 or per_run < 1 or cases < 0:
-        raise ValueError("time_limit must be positive, per_run at least 1, cases at least 0")
+    _check_command(command)
+    _check_seconds("time_limit", time_limit)
+    if duration is not None:
+        _check_seconds("duration", duration)
+    if per_run < 1 or cases < 0:
+        raise ValueError("per_run must be at least 1 and cases at least 0")
     rows, cols = max_size
     if not (rows >= 1 and cols >= 1 and rows * cols <= 64):
         raise ValueError(f"max_size must be ROWSxCOLS with at most 64 cells, got {rows}x{cols}")
