@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -193,3 +194,15 @@ def test_version_is_the_package_version() -> None:
     assert result.returncode == 0
     assert result.stdout.split()[:2] == ["perfectplay", perfectplay.__version__]
     assert perfectplay.__version__ != "unknown"
+
+
+def test_label_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "boards.npy"
+    os.mkfifo(fifo)
+    result = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "label", "tictactoe", str(fifo), "-o", "x.npz"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0 and "a FIFO, not a regular file" in result.stderr

@@ -398,3 +398,14 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     (tmp_path / "junk.tb").write_bytes(b"junk")
     assert main(["tablebase", "stats", str(tmp_path / "junk.tb")]) == 1
     assert "not a perfectplay tablebase" in capsys.readouterr().err
+
+
+def test_only_regular_files_are_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "table.fifo"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO"), ("/dev/zero", "a device"), (tmp_path, "a directory")):
+        with pytest.raises(ValueError, match=f"{kind}, not a regular file"):
+            tablebase.load(path)
+    # /proc files are regular but claim size 0 while holding text: not a tablebase.
+    with pytest.raises(ValueError, match="not a perfectplay tablebase"):
+        tablebase.load("/proc/self/status")

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from perfectplay._backend import BACKEND, BACKENDS, implementation
+from perfectplay._files import open_regular
 from perfectplay._pure.args import to_item
 from perfectplay._pure.board_input import read_mark_grid
 from perfectplay._registry import GAMES
@@ -126,7 +127,8 @@ def run_label(args: argparse.Namespace) -> int:
 
     def load(path: str, what: str) -> Any:
         try:
-            return np.load(path, allow_pickle=False)
+            with open_regular(path) as file:
+                return np.load(file, allow_pickle=False)
         except (OSError, ValueError, EOFError) as error:
             raise InputError(0, f"cannot read {what} {path}: {error}") from None
 

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from perfectplay._backend import implementation
+from perfectplay._files import open_regular
 from perfectplay._pure import args
 from perfectplay._pure.batch import errors_arg, flag
 from perfectplay._pure.board_input import read_mark_grid
@@ -413,11 +414,12 @@ def load(path: str | os.PathLike[str]) -> Tablebase:
     the first probe checks the data's checksums. A file that is not a tablebase of this
     format, truncated or damaged is a ``ValueError`` naming the problem."""
     path = str(path)
-    size = os.path.getsize(path)
-    with open(path, "rb") as file:
+    with open_regular(path) as file:
+        size = os.fstat(file.fileno()).st_size
         fixed = file.read(_FIXED.size)
         if len(fixed) < len(MAGIC) or not fixed.startswith(MAGIC):
-            what = "an empty file" if size == 0 else "not a perfectplay tablebase"
+            # Judged by what was read: /proc files say size 0 yet hold text.
+            what = "an empty file" if not fixed else "not a perfectplay tablebase"
             raise ValueError(f"{path}: {what} (no tablebase header)")
         if len(fixed) < _FIXED.size:
             raise ValueError(f"{path}: the file is truncated inside its header")
