@@ -75,6 +75,26 @@ def test_arguments_are_checked() -> None:
         perfectplay.dask.batch_solve(da.zeros((2, 9)), "chess")
 
 
+def test_a_bad_row_is_named_as_the_local_call_names_it(client: Client) -> None:
+    rows = np.zeros((1000, 9), np.uint8)
+    rows[700] = [1, 1, 1, 1, 0, 0, 0, 0, 0]  # four X and no O: no game reaches it
+    with pytest.raises(ValueError, match="row 700: ") as local:
+        implementation("tictactoe").batch_solve(rows)
+    fields = perfectplay.dask.batch_solve(da.from_array(rows, chunks=300), "tictactoe")
+    with pytest.raises(type(local.value), match="row 700: "):
+        compute(fields["value"])
+
+
+def test_missing_game_options_are_named_before_any_work() -> None:
+    boards = da.ones((4, 3, 3), dtype=np.uint8)
+    with pytest.raises(ValueError, match="footholds needs alocs"):
+        perfectplay.dask.batch_solve(boards, "footholds", blocs=(0, 0))
+    with pytest.raises(ValueError, match="footholds needs blocs"):
+        perfectplay.dask.batch_solve(boards, "footholds", alocs=(0, 0))
+    with pytest.raises(TypeError, match="mnk needs k"):
+        perfectplay.dask.batch_solve(boards, "mnk")
+
+
 def test_tablebase_built_on_a_cluster_equals_the_local_build(client: Client, tmp_path: Any) -> None:
     from perfectplay import BACKEND, tablebase
 

@@ -13,6 +13,7 @@ the fields come back as dask arrays chunked like the boards, equal to the local 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import dask.array as da
@@ -51,6 +52,11 @@ def batch_solve(
         raise ValueError(f"boards must have a row axis and a board, got shape {boards.shape}")
     if "progress" in options:
         raise TypeError("progress is not shown for a cluster: use the dask dashboard")
+    if "k" in described.batch_options and k is None:
+        raise TypeError(f"{game} needs k (the stones in a row that win)")
+    for name, locations in (("alocs", alocs), ("blocs", blocs)):
+        if name in described.batch_options and locations is None:
+            raise ValueError(f"{game} needs {name}: one (row, col) pair or an (N, 2) array")
     cells = described.moves_per_row(tuple(boards.shape[1:]))
     moves = bool(options.get("moves", False))
     width = len(_SCALARS) + cells * (3 if moves else 1)
@@ -99,8 +105,11 @@ def _solve_block(
     options: dict[str, Any],
     alocs: Any = None,
     blocs: Any = None,
+    block_info: dict[Any, Any] | None = None,
 ) -> np.ndarray[Any, Any]:
-    """One chunk of rows solved in a worker, its columns packed side by side as int64."""
+    """One chunk of rows solved in a worker, its columns packed side by side as int64. An
+    error names the row as the local call would (its index in the whole array)."""
+    first_row = 0 if block_info is None else int(block_info[0]["array-location"][0][0])
     extra: dict[str, Any] = {}
     if k is not None:
         extra["k"] = k
@@ -112,7 +121,10 @@ def _solve_block(
             if not given:
                 raise ValueError(f"footholds needs {name}: one (row, col) pair or an (N, 2) array")
             extra[name] = given.pop(0)
-    result = find_game(game).batch_solve(boards, **extra, **options)
+    try:
+        result = find_game(game).batch_solve(boards, **extra, **options)
+    except (ValueError, TypeError) as error:
+        raise _renumbered(error, first_row) from None
     arrays = result.to_dict()
     columns = [arrays[name].astype(np.int64)[:, None] for name, _ in _SCALARS]
     columns.append(arrays["best_mask"].reshape(len(result), cells).astype(np.int64))
@@ -120,3 +132,16 @@ def _solve_block(
         columns.append(arrays["move_value"].astype(np.int64))
         columns.append(arrays["move_plies"].astype(np.int64))
     return np.concatenate(columns, axis=1)
+
+
+def _renumbered(error: Exception, first_row: int) -> Exception:
+    """The error of a chunk with its "row N:" counted from the whole array's first row."""
+    message = str(error)
+    match = re.match(r"row (\d+): ", message)
+    if match is None or first_row == 0:
+        return error
+    whole = f"row {int(match.group(1)) + first_row}: {message[match.end() :]}"
+    try:
+        return type(error)(whole)
+    except TypeError:  # an exception class that takes other arguments: keep it as it is
+        return error
