@@ -252,3 +252,27 @@ def test_cli_mnk_sizes_from_input_are_checked(args: tuple[str, ...], words: str)
     assert result.returncode == 1
     assert words in result.stderr
     assert "Traceback" not in result.stderr
+
+
+class LyingList(list):  # type: ignore[type-arg]
+    """A list whose own methods lie about its size and items."""
+
+    def __len__(self) -> int:
+        return 10**15
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter([[0, 0]])
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return [0, 0]
+
+
+@pytest.mark.both_backends
+def test_a_list_subclass_that_lies_is_read_as_it_is_on_both_backends() -> None:
+    from perfectplay._backend import implementation
+
+    answers = []
+    for backend in ("rust", "python"):
+        api = implementation("footholds", backend)
+        answers.append(api.total_moves(LyingList([[1, 1]]), (0, 0), (0, 1)))
+    assert answers == [1, 1]

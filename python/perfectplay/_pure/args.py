@@ -70,11 +70,15 @@ def _item_at(obj: Any, depth: int, unwraps: int) -> Item:
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return Other(type(obj).__name__)
     if isinstance(obj, (list, tuple)):
-        if len(obj) > MAX_CELLS:
-            return Long(len(obj))
+        # The real size and items, as the core reads them: a subclass's __len__, __iter__ or
+        # __getitem__ may say otherwise.
+        base: Any = list if isinstance(obj, list) else tuple
+        length = base.__len__(obj)
+        if length > MAX_CELLS:
+            return Long(length)
         if depth >= MAX_DEPTH:
             return []
-        return [_item_at(item, depth + 1, 0) for item in obj]
+        return [_item_at(base.__getitem__(obj, index), depth + 1, 0) for index in range(length)]
     if isinstance(obj, Sequence):
         length = len(obj)
         if length > MAX_CELLS:
