@@ -7,6 +7,7 @@ use crate::engine::budget::Budget;
 use crate::engine::columns::{Columns, Wanted};
 use crate::engine::error::Error;
 use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::pool;
 use crate::py::convert::{err, int_arg, is_main_thread, type_name, with_row};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -41,7 +42,7 @@ pub fn errors_arg(errors: &Bound<'_, PyAny>) -> PyResult<OnError> {
 /// `threads=`: None for the CPUs this process may use, or a positive integer.
 pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let Some(threads) = threads.filter(|t| !t.is_none()) else {
-        return Ok(std::thread::available_parallelism().map_or(1, usize::from));
+        return Ok(pool::cpus());
     };
     match int_arg(threads, "threads")? {
         n @ 1..=4096 => Ok(n as usize),
