@@ -11,7 +11,9 @@ help:
 # wheel runs on every x86-64 Linux with glibc 2.17 or newer; abi3, one wheel for CPython 3.10+.
 wheel:  ## dist/perfectplay-*-cp310-abi3-manylinux_2_17_x86_64.whl, checked by auditwheel
 	$(PYTHON) -m pip install -q "maturin>=1.9,<2" "ziglang==0.17.1" auditwheel twine
-	$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 --out dist
+	# maturin finds zig through the ziglang package of the python on PATH: this one's.
+	PATH="$$($(PYTHON) -c 'import os, sys; print(os.path.dirname(sys.executable))'):$$PATH" \
+		$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 --out dist
 	$(PYTHON) -m auditwheel show dist/perfectplay-*manylinux*.whl
 	$(PYTHON) -m twine check --strict dist/perfectplay-*manylinux*.whl
 
