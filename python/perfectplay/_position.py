@@ -76,8 +76,8 @@ def accepts_positions(batch_solve: Callable[..., Any], game: str) -> Callable[..
 def _rows_of(positions: Sequence[Any]) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
     """The code rows of a batch of positions of one game and size, and their batch options."""
     first = positions[0]
-    shared, _ = first._batch_fields()
-    per_row: dict[str, list[Any]] = {name: [] for name in first._batch_fields()[1]}
+    shared, first_own = first._batch_fields()
+    per_row: dict[str, list[Any]] = {name: [] for name in first_own}
     rows = np.empty((len(positions), first.rows, first.cols), dtype=np.uint8)
     for index, position in enumerate(positions):
         if type(position) is not type(first) or (position.rows, position.cols) != (

@@ -93,6 +93,7 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
     def __init__(
         self,
         game_name: str = "tictactoe",
+        *sizes: int,
         play_as: str = "x",
         skill: float = 1.0,
         seed: int | None = None,
@@ -103,6 +104,14 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
         self.game = game(game_name)
         if self.game.gym is None:
             raise ValueError(f"perfectplay has no Gymnasium environment of {game_name!r}")
+        # Sizes by position follow the registry's order of the game's options (rows, cols, k).
+        names = list(self.game.options)
+        if len(sizes) > len(names):
+            raise TypeError(f"{game_name} takes its options {names} by position, not {sizes}")
+        for name, size in zip(names, sizes, strict=False):  # fewer sizes than options
+            if name in options:
+                raise TypeError(f"{name} given both by position and by name")
+            options[name] = size
         if play_as not in self.game.players:
             raise ValueError(f"play_as must be one of {self.game.players}, not {play_as!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -190,74 +199,30 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
 class TicTacToeEnv(GameEnv):
     """Tic-tac-toe against a ``PerfectAgent(skill)`` (its answers come from the solved table)."""
 
-    def __init__(
-        self,
-        play_as: str = "x",
-        skill: float = 1.0,
-        seed: int | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        super().__init__("tictactoe", play_as, skill, seed, render_mode)
+    def __init__(self, **options: Any) -> None:
+        super().__init__("tictactoe", **options)
 
 
 class MNKEnv(GameEnv):
-    """An m,n,k-game (``rows x cols``, ``k`` in a row; the registry's 4x4, k = 3 unless
-    given) against a ``PerfectAgent(skill)``."""
+    """An m,n,k-game (``rows``, ``cols``, ``k``, by position or name; the registry's 4x4, k = 3
+    unless given) against a ``PerfectAgent(skill)``."""
 
-    def __init__(
-        self,
-        rows: int = 4,
-        cols: int = 4,
-        k: int = 3,
-        play_as: str = "x",
-        skill: float = 1.0,
-        seed: int | None = None,
-        render_mode: str | None = None,
-        node_limit: int | None = DEFAULT_NODE_LIMIT,
-    ) -> None:
-        super().__init__(
-            "mnk", play_as, skill, seed, render_mode, node_limit, rows=rows, cols=cols, k=k
-        )
+    def __init__(self, *sizes: int, **options: Any) -> None:
+        super().__init__("mnk", *sizes, **options)
 
 
 class ConnectFourEnv(GameEnv):
-    """Connect Four (``width`` columns of ``height`` rows) against a ``PerfectAgent(skill)``;
-    actions are columns."""
+    """Connect Four (``width`` columns of ``height`` rows, by position or name; 7x6 unless
+    given) against a ``PerfectAgent(skill)``; actions are columns."""
 
-    def __init__(
-        self,
-        width: int = 7,
-        height: int = 6,
-        play_as: str = "x",
-        skill: float = 1.0,
-        seed: int | None = None,
-        render_mode: str | None = None,
-        node_limit: int | None = DEFAULT_NODE_LIMIT,
-    ) -> None:
-        super().__init__(
-            "connect4", play_as, skill, seed, render_mode, node_limit, width=width, height=height
-        )
-
-
-_ENTRY_POINTS = {
-    "tictactoe": TicTacToeEnv,
-    "mnk": MNKEnv,
-    "connect4": ConnectFourEnv,
-}
+    def __init__(self, *sizes: int, **options: Any) -> None:
+        super().__init__("connect4", *sizes, **options)
 
 
 def _register() -> None:
-    """Registers every registered game's environment (a game without its own class here is
-    served by ``GameEnv`` with ``game_name`` set)."""
+    """Registers every registered game's environment: ``GameEnv`` with its ``game_name``."""
     for entry in GAMES.values():
-        if entry.gym is None or entry.gym in gymnasium.registry:
-            continue
-        cls = _ENTRY_POINTS.get(entry.name)
-        if cls is not None:
-            gymnasium.register(
-                id=entry.gym, entry_point=f"perfectplay.gym:{cls.__name__}", max_episode_steps=1024
-            )
-        else:
+        if entry.gym is not None and entry.gym not in gymnasium.registry:
             gymnasium.register(
                 id=entry.gym,
                 entry_point="perfectplay.gym:GameEnv",
