@@ -72,6 +72,10 @@ class Game:
     judge: tuple[str, ...] = ()
     #: How to read the options of a start from text (the command line, the web board).
     parse: Mapping[str, Callable[[str], Any]] = field(default_factory=dict)
+    #: A position from pasted text and the game's options (the web board, ``perfectplay play``).
+    read: Callable[[str, Mapping[str, Any]], Any] | None = None
+    #: What ``read`` takes, for help texts.
+    read_help: str = ""
 
     def module(self) -> types.ModuleType:
         """``perfectplay.<name>``: the chosen backend's functions and the ``Position``."""
@@ -98,6 +102,16 @@ class Game:
             )
         return self.position.start(**{**self.options, **options})
 
+    def read_position(self, text: str, **options: Any) -> Any:
+        """The position a pasted text describes (an empty text: the start), with the game's
+        options (defaults filled in); a ``ValueError``/``TypeError`` or ``IllegalPosition``
+        naming the problem otherwise."""
+        options = {**self.options, **options}
+        if not text.strip():
+            return self.start(**options)
+        assert self.read is not None, f"{self.name} has no reader of pasted positions"
+        return self.read(text, options)
+
     def moves_per_row(self, board: tuple[int, ...]) -> int:
         """How many moves a batch row's move columns have, for boards of shape ``board``:
         its columns for Connect Four, its cells for the others."""
@@ -118,6 +132,27 @@ class Game:
 
 def _int(text: str) -> int:
     return int(text)
+
+
+def _location(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(part.strip().lstrip("-").isdigit() for part in parts):
+        raise ValueError(f"expected a cell as ROW,COL such as 1,0, got {text!r}")
+    row, col = (int(part) for part in parts)
+    return row, col
+
+
+def _read_footholds(text: str, options: Mapping[str, Any]) -> Any:
+    from perfectplay.footholds import Position
+
+    words = text.split()
+    if len(words) not in (3, 4):
+        raise ValueError(
+            "a footholds position is BOARD ALOC BLOC [A|B], such as '111/111/111 1,0 1,2 A', "
+            f"not {text!r}"
+        )
+    mover = words[3] if len(words) == 4 else "A"
+    return Position(words[0], _location(words[1]), _location(words[2]), mover)
 
 
 def _openspiel_mnk(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -149,6 +184,8 @@ GAMES: dict[str, Game] = {
             openspiel=OpenSpielGame("tic_tac_toe", lambda parameters: {}),
             gym="perfectplay/TicTacToe-v0",
             judge=("tictactoe", "alpha", "final"),
+            read=lambda text, options: GAMES["tictactoe"].position(text),
+            read_help="9 cells such as 'xo./.x./..o' (x o . or 1 2 0)",
         ),
         Game(
             "mnk",
@@ -161,6 +198,8 @@ GAMES: dict[str, Game] = {
             openspiel=OpenSpielGame("mnk", _openspiel_mnk),
             gym="perfectplay/MNK-v0",
             parse={"rows": _int, "cols": _int, "k": _int},
+            read=lambda text, options: GAMES["mnk"].position(text, options["k"]),
+            read_help="rows of x o . joined by / such as 'x.../.o../..../....'",
         ),
         Game(
             "connect4",
@@ -176,6 +215,10 @@ GAMES: dict[str, Game] = {
             gym="perfectplay/ConnectFour-v0",
             judge=("connect4",),
             parse={"width": _int, "height": _int},
+            read=lambda text, options: GAMES["connect4"].position(
+                text, width=options["width"], height=options["height"]
+            ),
+            read_help="Pons' move string (columns 1-7 such as '4453') or rows of x o . top first",
         ),
         Game(
             "footholds",
@@ -186,11 +229,9 @@ GAMES: dict[str, Game] = {
             codes="(N, rows, cols): 1 foothold, 0 hole; alocs and blocs (N, 2)",
             batch_options=("alocs", "blocs"),
             judge=("footholds",),
-            parse={
-                "board": str,
-                "aloc": lambda text: tuple(int(part) for part in text.split(",")),
-                "bloc": lambda text: tuple(int(part) for part in text.split(",")),
-            },
+            parse={"board": str, "aloc": _location, "bloc": _location},
+            read=_read_footholds,
+            read_help="BOARD ALOC BLOC [A|B] such as '111/111/111 1,0 1,2 A' (1 foothold, 0 hole)",
         ),
     )
 }

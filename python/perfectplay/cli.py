@@ -382,7 +382,87 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", type=int, default=None, help="runs at once (default: the CPUs)")
     check.add_argument("--save", metavar="PATH", help="write the minimal failing input here")
     check.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    summary = "serve the analysis board in the browser (needs perfectplay[web])"
+    serve = commands.add_parser("serve", help=summary, description=summary)
+    serve.add_argument("--host", default="127.0.0.1", help="where to listen (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000 (0: any free port)")
+    serve.add_argument("--open", action="store_true", help="open the board in a browser")
+    serve.add_argument(
+        "--tablebase", action="append", default=[], metavar="FILE", help="m,n,k answers from FILE"
+    )
+    serve.add_argument("--node-limit", type=_positive, default=None, help="nodes per search")
+    serve.add_argument("--time-limit", type=_seconds, default=None, help="seconds per request")
+    serve.add_argument("--workers", type=_positive, default=None, help="search processes")
+    summary = "play a game in the terminal against the perfect agent"
+    play = commands.add_parser("play", help=summary, description=summary)
+    play.add_argument("game", choices=list(GAMES), help="the game")
+    for option in sorted({name for game in GAMES.values() for name in game.options}):
+        play.add_argument(f"--{option}", default=None, help="the game's option (see its Position)")
+    play.add_argument("--start", default="", help="a position to start from (as the board pastes)")
+    play.add_argument("--skill", type=float, default=1.0, help="the agent's skill, 0..1")
+    play.add_argument("--as", dest="human", default=None, help="your side (default: the first)")
+    play.add_argument("--seed", type=int, default=None, help="the agent's random seed")
+    play.add_argument("--node-limit", type=_positive, default=None, help="nodes per search")
     return parser
+
+
+def _positive(text: str) -> int:
+    """A positive whole number, as argparse reads it."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serves the board until Ctrl-C."""
+    from perfectplay import web
+
+    limits = {
+        name: value
+        for name, value in (("node_limit", args.node_limit), ("seconds", args.time_limit))
+        if value is not None
+    }
+    try:
+        web.serve(
+            args.host,
+            args.port,
+            open_browser=args.open,
+            workers=args.workers,
+            tablebases=args.tablebase,
+            **limits,
+        )
+    except (ValueError, OSError) as error:
+        print(f"perfectplay serve: {_one_line(str(error))}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """One game in the terminal."""
+    from perfectplay import _play, _terminal
+
+    game = GAMES[args.game]
+    given = {name: getattr(args, name) for name in game.options if getattr(args, name) is not None}
+    others = [
+        f"--{name}"
+        for name in {name for each in GAMES.values() for name in each.options}
+        if name not in game.options and getattr(args, name) is not None
+    ]
+    try:
+        if others:
+            raise ValueError(f"{game.name} does not take {', '.join(sorted(others))}")
+        return _terminal.play(
+            game,
+            _play.options_from_text(game, given),
+            start=args.start,
+            human=args.human,
+            skill=args.skill,
+            seed=args.seed,
+            node_limit=args.node_limit,
+        )
+    except (ValueError, TypeError) as error:
+        print(f"perfectplay play: {_one_line(str(error))}", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -394,7 +474,14 @@ def main(argv: list[str] | None = None) -> int:
         argv, program = argv[:split], argv[split + 1 :]
     args = _parser().parse_args(argv)
     args.program = program
-    jobs = {"stress": run_stress, "tablebase": run_tablebase, "label": run_label, "mnk": run_mnk}
+    jobs = {
+        "stress": run_stress,
+        "tablebase": run_tablebase,
+        "label": run_label,
+        "mnk": run_mnk,
+        "serve": run_serve,
+        "play": run_play,
+    }
     if args.command in jobs:
         try:
             return jobs[args.command](args)

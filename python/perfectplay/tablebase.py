@@ -30,9 +30,10 @@ import numpy.typing as npt
 
 from perfectplay._backend import implementation
 from perfectplay._files import open_regular
-from perfectplay._pure import args
+from perfectplay._pure import args, score
 from perfectplay._pure.batch import errors_arg, flag
 from perfectplay._pure.board_input import read_mark_grid
+from perfectplay._pure.tablebase import ZERO
 from perfectplay._types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition
 
@@ -288,18 +289,7 @@ class Tablebase:
                 if count
             }
             plies, index = raw["longest"]
-            _, x, o = _core().position(self.rows, self.cols, self.k, index)
-            board = "/".join(
-                "".join(
-                    "x"
-                    if x >> (r * self.cols + c) & 1
-                    else "o"
-                    if o >> (r * self.cols + c) & 1
-                    else "."
-                    for c in range(self.cols)
-                )
-                for r in range(self.rows)
-            )
+            board = self._board_at(index)
             self._stats = {
                 "reachable": sum(by_value_plies.values()),
                 "by_value": {
@@ -311,6 +301,47 @@ class Tablebase:
                 "canonical": raw["canonical"],
             }
         return dict(self._stats)
+
+    def _board_at(self, index: int) -> str:
+        """The board at a table index, as rows of ``x o .`` joined by ``/``."""
+        _, x, o = _core().position(self.rows, self.cols, self.k, index)
+        return "/".join(
+            "".join(
+                "x"
+                if x >> (r * self.cols + c) & 1
+                else "o"
+                if o >> (r * self.cols + c) & 1
+                else "."
+                for c in range(self.cols)
+            )
+            for r in range(self.rows)
+        )
+
+    def examples(self, value: int, plies: int, most: int = 5) -> list[str]:
+        """Up to ``most`` boards (in table order, fewest marks first) whose side to move has
+        ``value`` (1, 0, -1) with ``plies`` moves left under perfect play: the positions
+        behind a count of ``stats()["by_value_plies"]``."""
+        value, plies = args.int_arg(value, "value"), args.int_arg(plies, "plies")
+        most = args.int_arg(most, "most")
+        if value not in (1, 0, -1):
+            raise ValueError(f"value must be 1, 0 or -1, not {value}")
+        self._ready()
+        sizes = list(_core().sizes(self.rows, self.cols, self.k))
+        found: list[int] = []
+        start = 0
+        for tier, size in enumerate(sizes):
+            left = self.cells - tier
+            # The one stored byte of (value, plies) in this tier, if any.
+            stored = [
+                result + ZERO
+                for result in range(-(left + 1), left + 2)
+                if score.value(result) == value and score.plies(result, left) == plies
+            ]
+            if stored and len(found) < most:
+                hits = np.flatnonzero(self.data[start : start + size] == stored[0])
+                found.extend(int(start + hit) for hit in hits[: most - len(found)])
+            start += size
+        return [self._board_at(index) for index in found]
 
 
 def _build_shard(

@@ -1,0 +1,81 @@
+"""A game being played, for every registered game: where it started, the moves since, and
+each position's moves ranked best first. The web board and ``perfectplay play`` both read
+positions through here, so they answer alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from perfectplay._registry import Game
+
+__all__ = ["Ranked", "mistake", "options_from_text", "rank", "replay", "value_of"]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One legal move with its value for the side making it and the plies left with it."""
+
+    action: int
+    move: Any
+    value: int
+    plies: int
+
+
+def options_from_text(game: Game, given: Mapping[str, str]) -> dict[str, Any]:
+    """The game's start options read from text (a query string, the command line); options the
+    game does not take are a ``ValueError`` naming them."""
+    unknown = set(given) - set(game.options)
+    if unknown:
+        raise ValueError(
+            f"{game.name} takes the options {', '.join(game.options) or 'none'}, "
+            f"not {', '.join(sorted(unknown))}"
+        )
+    options = dict(game.options)
+    for name, text in given.items():
+        try:
+            options[name] = game.parse[name](text)
+        except ValueError as error:
+            raise ValueError(f"option {name}: {error}") from None
+    return options
+
+
+def replay(game: Game, options: Mapping[str, Any], start: str, actions: Sequence[int]) -> Any:
+    """The position after playing ``actions`` from the start (``start``: a pasted position, or
+    empty for the game's own start); an illegal action is a ``ValueError`` naming its ply."""
+    position = game.read_position(start, **options)
+    for ply, action in enumerate(actions, 1):
+        try:
+            position = position.play(position.move(action))
+        except (ValueError, TypeError) as error:
+            raise type(error)(f"move {ply}: {error}") from None
+    return position
+
+
+def rank(position: Any, **options: Any) -> list[Ranked]:
+    """Every legal move, best first: the higher value first; among wins the quicker, among
+    draws and losses the longer; then by action."""
+    answers = position.analyze(**options)
+    moves = [
+        Ranked(position.action(move), move, value, plies)
+        for move, (value, plies) in answers.items()
+    ]
+    moves.sort(key=lambda m: (-m.value, m.plies if m.value > 0 else -m.plies, m.action))
+    return moves
+
+
+def value_of(position: Any, ranked: Sequence[Ranked]) -> tuple[int, int]:
+    """(value for the side to move, plies left) of a position from its ranked moves; a
+    finished game is (-1, 0) after a win and (0, 0) after a draw."""
+    if ranked:
+        return ranked[0].value, ranked[0].plies
+    return (0 if position.winner is None else -1), 0
+
+
+def mistake(ranked: Sequence[Ranked], action: int) -> bool:
+    """Whether playing ``action`` lost value, or lengthened a win, against the best move."""
+    best = ranked[0]
+    played = next(move for move in ranked if move.action == action)
+    return played.value < best.value or (played.value > 0 and played.plies > best.plies)

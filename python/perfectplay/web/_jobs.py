@@ -1,0 +1,187 @@
+"""What the board's requests ask, as plain functions of plain data: they run in the server
+(``position``, cheap) or in its search processes (everything that searches), and answer with
+JSON-ready dicts. Bad input raises the library's own exceptions, which the server maps to 4xx.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from perfectplay import _play
+from perfectplay._position import _CELL, _MARGIN, VALUE_STYLE
+from perfectplay._registry import GAMES, Game, game
+from perfectplay.agents import PerfectAgent
+
+__all__ = ["Request", "agent", "analyze", "describe_games", "examples", "position", "stats"]
+
+#: The longest pasted position and move list a request may carry.
+MOST_TEXT = 2000
+MOST_MOVES = 400
+
+
+@dataclass(frozen=True)
+class Request:
+    """A position as a request names it: a game, its options, a pasted start (empty: the
+    game's start) and the actions played since. Hashable, so answers can be cached."""
+
+    game_name: str
+    options: tuple[tuple[str, Any], ...]
+    start: str
+    moves: tuple[int, ...]
+
+    @classmethod
+    def read(
+        cls, game_name: str, options: Mapping[str, str], start: str, moves: Sequence[int]
+    ) -> Request:
+        """A request from its text form, checked: sizes, the game and its options."""
+        if len(start) > MOST_TEXT:
+            raise ValueError(f"the pasted position is longer than {MOST_TEXT} characters")
+        if len(moves) > MOST_MOVES:
+            raise ValueError(f"more than {MOST_MOVES} moves")
+        read = _play.options_from_text(game(game_name), options)
+        return cls(game_name, tuple(sorted(read.items())), start, tuple(moves))
+
+    @property
+    def game(self) -> Game:
+        return GAMES[self.game_name]
+
+    def position(self) -> Any:
+        return _play.replay(self.game, dict(self.options), self.start, self.moves)
+
+
+def describe_games() -> list[dict[str, Any]]:
+    """Every registered game as the page needs it."""
+    return [
+        {
+            "name": each.name,
+            "title": each.title,
+            "players": list(each.players),
+            "moves": each.moves,
+            "options": {name: _jsonable(value) for name, value in each.options.items()},
+            "paste": each.read_help,
+        }
+        for each in GAMES.values()
+    ]
+
+
+def _jsonable(value: Any) -> Any:
+    """An option as its text (``aloc`` ``(1, 0)`` is ``"1,0"``, as the query takes it)."""
+    return ",".join(str(part) for part in value) if isinstance(value, tuple) else value
+
+
+def _move(move: Any) -> Any:
+    """A move as JSON: an int, or ``[row, col]``."""
+    return list(move) if isinstance(move, tuple) else move
+
+
+def position(request: Request) -> dict[str, Any]:
+    """The board of a position, without searching: its drawing, who moves, the legal actions
+    and the cell each one is drawn on."""
+    here = request.position()
+    return {
+        "game": request.game_name,
+        "rows": here.rows,
+        "cols": here.cols,
+        "codes": [int(code) for code in here.to_array().reshape(-1)],
+        "text": str(here),
+        "svg": here.svg(),
+        "cell_size": _CELL,
+        "margin": _MARGIN,
+        "to_move": here.to_move,
+        "winner": here.winner,
+        "over": here.is_over,
+        "legal": [
+            {"action": action, "move": _move(here.move(action)), "cell": here._action_cell(action)}
+            for action in here.legal_actions
+        ],
+        "styles": {str(value): list(style) for value, style in VALUE_STYLE.items()},
+    }
+
+
+class Searcher:
+    """Answers the searching requests in one process, under one node limit, with the
+    tablebases it was given and a cache of what it has answered."""
+
+    def __init__(self, node_limit: int, tablebases: Sequence[Any]) -> None:
+        self.node_limit = node_limit
+        self.tablebases = {(tb.rows, tb.cols, tb.k): tb for tb in tablebases}
+        self.analyze = functools.lru_cache(maxsize=4096)(self._analyze)
+
+    def _options(self, request: Request, here: Any) -> tuple[dict[str, Any], str]:
+        if request.game.name == "mnk":
+            table = self.tablebases.get((here.rows, here.cols, here.k))
+            if table is not None:
+                return {"tablebase": table}, "tablebase"
+        if request.game.searches:
+            return {"node_limit": self.node_limit}, "search"
+        return {}, "table"
+
+    def _analyze(self, request: Request) -> dict[str, Any]:
+        here = request.position()
+        options, source = self._options(request, here)
+        ranked = _play.rank(here, **options) if not here.is_over else []
+        value, plies = _play.value_of(here, ranked)
+        return {
+            "value": value,
+            "plies": plies,
+            "to_move": here.to_move,
+            "winner": here.winner,
+            "source": source,
+            "moves": [
+                {
+                    "action": move.action,
+                    "move": _move(move.move),
+                    "value": move.value,
+                    "plies": move.plies,
+                }
+                for move in ranked
+            ],
+        }
+
+    def agent(self, request: Request, skill: float, seed: int) -> dict[str, Any]:
+        here = request.position()
+        options, _ = self._options(request, here)
+        move = PerfectAgent(skill, seed, **options).move(here)
+        return {"action": here.action(move), "move": _move(move)}
+
+    def table(self, rows: int, cols: int, k: int) -> Any:
+        table = self.tablebases.get((rows, cols, k))
+        if table is None:
+            raise ValueError(f"no tablebase of {rows}x{cols} k={k} is loaded")
+        return table
+
+
+def analyze(searcher: Searcher, request: Request) -> dict[str, Any]:
+    return dict(searcher.analyze(request))
+
+
+def agent(searcher: Searcher, request: Request, skill: float, seed: int) -> dict[str, Any]:
+    return searcher.agent(request, skill, seed)
+
+
+def stats(searcher: Searcher, rows: int, cols: int, k: int) -> dict[str, Any]:
+    """A tablebase's whole game: counts by value and plies."""
+    report = searcher.table(rows, cols, k).stats()
+    return {
+        "rows": rows,
+        "cols": cols,
+        "k": k,
+        "reachable": report["reachable"],
+        "by_value": {str(value): count for value, count in report["by_value"].items()},
+        "counts": [
+            {"value": value, "plies": plies, "count": count}
+            for (value, plies), count in sorted(report["by_value_plies"].items())
+        ],
+        "longest": report["longest"],
+    }
+
+
+def examples(
+    searcher: Searcher, rows: int, cols: int, k: int, value: int, plies: int, most: int
+) -> dict[str, Any]:
+    """Boards of the tablebase whose side to move has ``value`` with ``plies`` left."""
+    boards = searcher.table(rows, cols, k).examples(value, plies, most)
+    return {"value": value, "plies": plies, "boards": boards}

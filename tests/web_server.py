@@ -1,0 +1,96 @@
+"""A real ``perfectplay serve`` in a child process, for the API and browser tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+PREFIX = "perfectplay: the board is at "
+
+
+class Server:
+    def __init__(self, process: subprocess.Popen[str], url: str) -> None:
+        self.process, self.url = process, url
+
+    def get(self, path: str, timeout: float = 30) -> tuple[int, Any]:
+        """(status, decoded JSON) of ``GET path``."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=timeout) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def children(self, workers_only: bool = True) -> set[int]:
+        """The server's search processes (with ``workers_only=False``, every child: the
+        multiprocessing resource tracker too)."""
+        found = set()
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        fields = stat.read().rpartition(")")[2].split()
+                except OSError:
+                    continue
+                if int(fields[1]) != self.process.pid or fields[0] == "Z":
+                    continue
+                try:
+                    with open(f"/proc/{entry}/cmdline", "rb") as command:
+                        worker = b"spawn_main" in command.read()
+                except OSError:
+                    continue
+                if worker or not workers_only:
+                    found.add(int(entry))
+        return found
+
+
+@contextmanager
+def running(*options: str, backend: str | None = None) -> Iterator[Server]:
+    """``perfectplay serve --port 0`` with ``options``, stopped by Ctrl-C (SIGINT) at the end."""
+    env = dict(os.environ)
+    if backend is not None:
+        env["PERFECTPLAY_BACKEND"] = backend
+    process = subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", "serve", "--port", "0", *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        if not line.startswith(PREFIX):
+            process.kill()
+            raise AssertionError(f"the server did not start: {line!r} {process.communicate()[1]}")
+        server = Server(process, line[len(PREFIX) :].split()[0].rstrip("/"))
+        # The search processes start with the app; /api/games answers once it is up.
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                server.get("/api/games", timeout=5)
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
