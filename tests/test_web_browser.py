@@ -231,3 +231,36 @@ def test_the_footholds_editor(browser: webdriver.Chrome, server: Server) -> None
     Select(browser.find_element(By.ID, "edit")).select_by_value("")
     click_cell(browser, 6)  # A moves to (2, 0)
     wait_for_hints(browser, footholds.Position("011/111/111", (1, 0), (2, 2)).play((2, 0)))
+
+
+def test_the_tablebase_view_opens_examples_on_the_board(
+    browser: webdriver.Chrome, tmp_path: Any
+) -> None:
+    from perfectplay import mnk, tablebase
+
+    path = tmp_path / "3x3.pptb"
+    table = tablebase.build(3, 3, 3)
+    table.save(path)
+    with running("--workers", "1", "--tablebase", str(path)) as server:
+        open_board(browser, server, "game=tictactoe")
+        button = WebDriverWait(browser, WAIT).until(
+            lambda _: browser.find_element(By.CSS_SELECTOR, "#table-list button")
+        )
+        assert button.text == "3x3 k=3"
+        button.click()
+        count = WebDriverWait(browser, WAIT).until(
+            lambda _: browser.find_element(
+                By.CSS_SELECTOR, "#table-stats button[data-value='1'][data-plies='5']"
+            )
+        )
+        assert count.text == str(table.stats()["by_value_plies"][(1, 5)])
+        count.click()
+        link = WebDriverWait(browser, WAIT).until(
+            lambda _: browser.find_element(By.CSS_SELECTOR, "#table-examples a")
+        )
+        board = link.text
+        link.click()
+        position = mnk.Position(board, 3)
+        assert (position.solve().value, position.solve().plies) == (1, 5)
+        wait_for_hints(browser, position)
+        assert "tablebase" in browser.find_element(By.ID, "status").text
