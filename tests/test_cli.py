@@ -12,18 +12,13 @@ import pytest
 
 import perfectplay
 from conftest import load_json
+from tests_support import perfectplay_command
 
 SAMPLES = load_json("judge_samples.json")
 
 
 def run(command: str, stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "perfectplay", command, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return perfectplay_command(command, *args, stdin=stdin, timeout=120)
 
 
 def judge_cases() -> list[tuple[str, str, str]]:
@@ -96,12 +91,7 @@ def test_streams_many_cases(backend: str) -> None:
 
 
 def run_mnk(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "perfectplay", "mnk", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return perfectplay_command("mnk", *args, timeout=120)
 
 
 def test_mnk_prints_the_solution(backend: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pickle
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from conftest import DATA
 from perfectplay import IllegalPosition, SearchLimitExceeded, connect4
 from perfectplay._backend import implementation
+from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
 PYTHON = implementation("connect4", "python")
@@ -265,13 +265,7 @@ def test_position_plays_draws_and_pickles() -> None:
 
 
 def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "perfectplay", "connect4", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return perfectplay_command("connect4", *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("backend", ["rust", "python"])

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
 
 from perfectplay import _play
 from perfectplay._registry import GAMES
+from tests_support import perfectplay_command
 
 
 def play(*arguments: str, moves: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "perfectplay", "play", *arguments],
-        input=moves,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return perfectplay_command("play", *arguments, stdin=moves)
 
 
 def every_cell(count: int, times: int = 1) -> str:
@@ -70,7 +64,7 @@ def test_bad_input_says_why_and_lists_the_legal_moves() -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (("mnk", "--width", "3"), "mnk does not take --width"),
+        (("mnk", "--width", "3"), "mnk takes the options rows, cols, k, not width"),
         (("mnk", "--rows", "x"), "option rows"),
         (("tictactoe", "--as", "z"), "--as must be x or o"),
         (("tictactoe", "--skill", "2"), "skill must be between 0 and 1"),

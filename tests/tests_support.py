@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from typing import TypeVar
@@ -65,3 +67,16 @@ def in_fresh_thread(work: Callable[[], T]) -> T:
     if errors:
         raise errors[0]
     return results[0]
+
+
+def perfectplay_command(
+    *args: str, stdin: str | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``python -m perfectplay ARGS`` with ``stdin``, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

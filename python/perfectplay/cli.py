@@ -442,15 +442,9 @@ def run_play(args: argparse.Namespace) -> int:
     from perfectplay import _play, _terminal
 
     game = GAMES[args.game]
-    given = {name: getattr(args, name) for name in game.options if getattr(args, name) is not None}
-    others = [
-        f"--{name}"
-        for name in {name for each in GAMES.values() for name in each.options}
-        if name not in game.options and getattr(args, name) is not None
-    ]
+    names = {name for each in GAMES.values() for name in each.options}
+    given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     try:
-        if others:
-            raise ValueError(f"{game.name} does not take {', '.join(sorted(others))}")
         return _terminal.play(
             game,
             _play.options_from_text(game, given),
