@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import stat
 import struct
 import subprocess
 import sys
@@ -323,6 +324,70 @@ def test_a_flipped_data_byte_is_found_before_any_answer(saved_433: Path, tmp_pat
         table.solve("x../.../.../...")
     with pytest.raises(ValueError, match="checksum"):
         tablebase.load(damaged).verify()
+
+
+def test_a_damaged_table_is_never_saved_with_fresh_checksums(
+    saved_433: Path, tmp_path: Path
+) -> None:
+    size = saved_433.stat().st_size
+    damaged = _damaged(saved_433, tmp_path, "launder.tb", lambda raw: flip(raw, size - 5000))
+    copy = tmp_path / "copy.tb"
+    with pytest.raises(ValueError, match="checksum does not match"):
+        tablebase.load(damaged).save(copy)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["launder.tb"]
+
+
+def test_save_replaces_whole_through_a_private_temporary_file(tmp_path: Path) -> None:
+    table = tablebase.build(3, 3, 3)
+    # The old fixed temporary name is no way in: a link there is left alone.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "out.tb.partial").symlink_to(victim)
+    target = tmp_path / "out.tb"
+    table.save(target)
+    assert victim.read_text() == "keep me"
+    assert tablebase.load(target).stats() == table.stats()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    target.chmod(0o600)
+    table.save(target)  # a replaced file keeps its mode
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.tb", "out.tb.partial", "victim.txt"]
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "device"])
+def test_save_refuses_targets_that_are_not_regular_files(tmp_path: Path, kind: str) -> None:
+    table = tablebase.build(3, 3, 3)
+    target = {
+        "directory": tmp_path / "dir",
+        "fifo": tmp_path / "fifo",
+        "device": Path("/dev/null"),
+    }[kind]
+    if kind == "directory":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    with pytest.raises(ValueError, match="is not a regular file"):
+        table.save(target)
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+    assert Path("/dev/null").is_char_device()
+
+
+def test_a_failed_save_leaves_nothing_behind(tmp_path: Path) -> None:
+    # A file-size limit makes the write fail part way (as a full disk would).
+    code = f"""
+import resource, signal
+from perfectplay import tablebase
+table = tablebase.build(4, 3, 3)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+try:
+    table.save({str(tmp_path / "big.tb")!r})
+except OSError as error:
+    print("failed:", error.strerror)
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.startswith("failed: File too large"), result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_forged_entries_are_errors_not_crashes(backend: str) -> None:

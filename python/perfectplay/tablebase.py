@@ -17,7 +17,9 @@ checks the checksum of the data (once), so a damaged file is a ``ValueError`` be
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import struct
 import tempfile
 import zlib
@@ -117,15 +119,46 @@ class Tablebase:
         self.verify()
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes the table (header, checksums, data) to ``path``, replacing it whole."""
+        """Writes the table (header, checksums, data) to ``path``, replacing it whole: the
+        data go to an unpredictable temporary file created exclusively beside it, are fsynced,
+        and only then renamed over ``path``; any failure removes the temporary file. A target
+        that exists and is not a regular file (a directory, a FIFO, a device) is refused, and
+        so is a loaded table whose data no longer match their checksums (a save must not give
+        damaged data fresh checksums)."""
+        self.verify()
         path = Path(path)
+        try:
+            target = os.stat(path)
+            exists = True
+        except FileNotFoundError:
+            exists = False
+        if exists and not stat.S_ISREG(target.st_mode):
+            raise ValueError(f"{path} is not a regular file: a tablebase is saved as one")
         crcs = [zlib.crc32(chunk.data) for chunk in self._tier_bytes()]
         header = _header(self.rows, self.cols, self.k, self.sizes, crcs)
-        partial = path.with_name(path.name + ".partial")
-        with open(partial, "wb") as file:
-            file.write(header)
-            file.write(np.ascontiguousarray(self.data).data)
-        os.replace(partial, path)
+        directory = path.parent
+        descriptor, partial = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".partial", dir=directory
+        )
+        try:
+            with os.fdopen(descriptor, "wb") as file:
+                file.write(header)
+                file.write(np.ascontiguousarray(self.data).data)
+                file.flush()
+                os.fsync(file.fileno())
+            # mkstemp makes the file private: a replaced file keeps its mode, a new one 0o644.
+            os.chmod(partial, stat.S_IMODE(target.st_mode) if exists else 0o644)
+            os.replace(partial, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(partial)
+            raise
+        # The rename itself is durable once the directory is.
+        directory_descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(directory_descriptor)
+        finally:
+            os.close(directory_descriptor)
 
     # Probing: the answers of perfectplay.mnk, from the table.
     def solve(self, board: Any, k: Any = None) -> Solution[tuple[int, int]]:
