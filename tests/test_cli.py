@@ -196,3 +196,34 @@ def test_label_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
         timeout=60,
     )
     assert result.returncode != 0 and "a FIFO, not a regular file" in result.stderr
+
+
+@pytest.mark.parametrize("target", ["fifo.npz", "directory.npz"])
+def test_label_writes_only_regular_files_and_leaves_nothing_behind(
+    tmp_path: Path, target: str
+) -> None:
+    import numpy as np
+
+    np.save(tmp_path / "boards.npy", np.zeros((3, 9), dtype=np.uint8))
+    out = tmp_path / target
+    if target.startswith("fifo"):
+        os.mkfifo(out)
+    else:
+        out.mkdir()
+    result = run("label", "", "tictactoe", str(tmp_path / "boards.npy"), "-o", str(out))
+    assert result.returncode == 1
+    assert "is not a regular file" in result.stderr and "Traceback" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.npy", target]
+
+
+def test_label_output_gets_numpys_suffix_and_replaces_whole(tmp_path: Path) -> None:
+    import numpy as np
+
+    np.save(tmp_path / "boards.npy", np.zeros((3, 9), dtype=np.uint8))
+    for _ in range(2):
+        result = run(
+            "label", "", "tictactoe", str(tmp_path / "boards.npy"), "-o", str(tmp_path / "out")
+        )
+        assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.npy", "out.npz"]
+    assert np.load(tmp_path / "out.npz")["value"].tolist() == [0, 0, 0]

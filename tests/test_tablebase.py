@@ -474,3 +474,15 @@ def test_only_regular_files_are_read(tmp_path: Path) -> None:
     # /proc files are regular but claim size 0 while holding text: not a tablebase.
     with pytest.raises(ValueError, match="not a perfectplay tablebase"):
         tablebase.load("/proc/self/status")
+
+
+def test_the_first_probes_of_a_fresh_load_race_safely(saved_433: Path) -> None:
+    # Eight threads on one freshly loaded table: each first probe may be the one verifying.
+    from concurrent.futures import ThreadPoolExecutor
+
+    expected = mnk.solve("x../.../.../...", 3)
+    for _ in range(20):
+        table = tablebase.load(saved_433)
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(type(table).solve, [table] * 8, ["x../.../.../..."] * 8))
+        assert all(answer.value == expected.value for answer in answers)

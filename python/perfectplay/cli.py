@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import IO, Any
 
 from perfectplay._backend import BACKEND, BACKENDS, implementation
-from perfectplay._files import open_regular
+from perfectplay._files import open_regular, write_whole
 from perfectplay._pure.args import to_item
 from perfectplay._pure.board_input import read_mark_grid
 from perfectplay._registry import GAMES
@@ -147,7 +147,9 @@ def run_label(args: argparse.Namespace) -> int:
             value = getattr(args, option)
             options[option] = value if option == "k" else load(value, option)
         result = game.batch_solve(boards, args.backend, **options)
-        np.savez(args.output, **result.to_dict())
+        # numpy's name rule (``.npz`` added when missing), written whole or not at all.
+        output = args.output if str(args.output).endswith(".npz") else f"{args.output}.npz"
+        write_whole(output, lambda file: np.savez(file, **result.to_dict()))
     except InputError as error:
         print(f"{name}: {_one_line(str(error).removeprefix('line 0: '))}", file=sys.stderr)
         return 1

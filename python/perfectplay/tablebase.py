@@ -17,21 +17,19 @@ checks the checksum of the data (once), so a damaged file is a ``ValueError`` be
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
 import struct
 import tempfile
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
 from perfectplay._backend import implementation
-from perfectplay._files import open_regular
+from perfectplay._files import open_regular, write_whole
 from perfectplay._pure import args, score
 from perfectplay._pure.batch import errors_arg, flag
 from perfectplay._pure.board_input import read_mark_grid
@@ -103,9 +101,10 @@ class Tablebase:
     def verify(self) -> None:
         """Checks every tier's checksum against the file's header (a table built in this
         process has nothing to check). A mismatch is a ``ValueError``."""
-        if self._crcs is None:
+        crcs = self._crcs  # read once: another thread may finish verifying meanwhile
+        if crcs is None:
             return
-        for tier, (chunk, crc) in enumerate(zip(self._tier_bytes(), self._crcs, strict=True)):
+        for tier, (chunk, crc) in enumerate(zip(self._tier_bytes(), crcs, strict=True)):
             if zlib.crc32(chunk.data) != crc:
                 raise ValueError(
                     f"the tablebase file {self.path} is damaged: tier {tier}'s checksum does not "
@@ -126,39 +125,14 @@ class Tablebase:
         so is a loaded table whose data no longer match their checksums (a save must not give
         damaged data fresh checksums)."""
         self.verify()
-        path = Path(path)
-        try:
-            target = os.stat(path)
-            exists = True
-        except FileNotFoundError:
-            exists = False
-        if exists and not stat.S_ISREG(target.st_mode):
-            raise ValueError(f"{path} is not a regular file: a tablebase is saved as one")
         crcs = [zlib.crc32(chunk.data) for chunk in self._tier_bytes()]
         header = _header(self.rows, self.cols, self.k, self.sizes, crcs)
-        directory = path.parent
-        descriptor, partial = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".partial", dir=directory
-        )
-        try:
-            with os.fdopen(descriptor, "wb") as file:
-                file.write(header)
-                file.write(np.ascontiguousarray(self.data).data)
-                file.flush()
-                os.fsync(file.fileno())
-            # mkstemp makes the file private: a replaced file keeps its mode, a new one 0o644.
-            os.chmod(partial, stat.S_IMODE(target.st_mode) if exists else 0o644)
-            os.replace(partial, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(partial)
-            raise
-        # The rename itself is durable once the directory is.
-        directory_descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(directory_descriptor)
-        finally:
-            os.close(directory_descriptor)
+
+        def write(file: BinaryIO) -> None:
+            file.write(header)
+            file.write(np.ascontiguousarray(self.data).data)
+
+        write_whole(path, write)
 
     # Probing: the answers of perfectplay.mnk, from the table.
     def solve(self, board: Any, k: Any = None) -> Solution[tuple[int, int]]:
