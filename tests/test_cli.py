@@ -227,3 +227,16 @@ def test_label_output_gets_numpys_suffix_and_replaces_whole(tmp_path: Path) -> N
         assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["boards.npy", "out.npz"]
     assert np.load(tmp_path / "out.npz")["value"].tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("command", ["tictactoe", "alpha", "final", "footholds", "connect4"])
+def test_each_judge_commands_help_states_its_input(command: str) -> None:
+    result = run(command, "", "--help")
+    assert result.returncode == 0 and "input: " in result.stdout
+
+
+def test_a_forgotten_double_dash_gets_a_hint() -> None:
+    result = run("stress", "", "alpha", "--cases", "3", "python3", "solution.py")
+    assert result.returncode == 2
+    assert "the program under test goes after --" in result.stderr
+    assert "perfectplay stress alpha -- python3 solution.py" in result.stderr

@@ -282,7 +282,9 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, judge_format in FORMATS.items():
         summary = judge_format.summary
-        command = commands.add_parser(name, help=summary, description=summary)
+        command = commands.add_parser(
+            name, help=summary, description=summary, epilog=judge_format.input_format
+        )
         command.add_argument(
             "input", nargs="?", default="-", help="input file (default: standard input)"
         )
@@ -468,7 +470,17 @@ def main(argv: list[str] | None = None) -> int:
         # Everything after `--` is the program under test, options and all.
         split = argv.index("--")
         argv, program = argv[:split], argv[split + 1 :]
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    if argv[:1] == ["stress"] and "--" not in argv:
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # The program under test was given without the `--` in front of it.
+            parser.error(
+                f"unrecognized arguments: {' '.join(extra)}; the program under test goes after "
+                f"--, as in: perfectplay stress {args.problem} -- {' '.join(extra)}"
+            )
+    else:
+        args = parser.parse_args(argv)
     args.program = program
     jobs = {
         "stress": run_stress,

@@ -220,19 +220,42 @@ class Format:
     run: Callable[[Iterator[tuple[int, str]], Write, Options], None]
     summary: str
     game: str
+    #: What the input looks like, for ``--help``.
+    input_format: str = ""
 
 
 FORMATS: dict[str, Format] = {
-    "tictactoe": Format(run_tictactoe, "Algospot TICTACTOE: who wins (x, o or TIE)", "tictactoe"),
-    "alpha": Format(
-        run_alpha, "BOJ 16571 alpha tic-tac-toe: W, D or L for the side to move", "tictactoe"
+    "tictactoe": Format(
+        run_tictactoe,
+        "Algospot TICTACTOE: who wins (x, o or TIE)",
+        "tictactoe",
+        "input: a count T, then T boards of three lines of x o . (such as 'xx.' 'oo.' '...')",
     ),
-    "final": Format(run_final, "BOJ 7682: is each board a valid final position", "tictactoe"),
+    "alpha": Format(
+        run_alpha,
+        "BOJ 16571 alpha tic-tac-toe: W, D or L for the side to move",
+        "tictactoe",
+        "input: one board of nine integers (0 empty, 1 X, 2 O), three a line",
+    ),
+    "final": Format(
+        run_final,
+        "BOJ 7682: is each board a valid final position",
+        "tictactoe",
+        "input: lines of nine characters from X O . (such as XXXOO....), then a line 'end'",
+    ),
     "footholds": Format(
-        run_footholds, "KAKAO 2022 disappearing footholds: total moves", "footholds"
+        run_footholds,
+        "KAKAO 2022 disappearing footholds: total moves",
+        "footholds",
+        'input: one JSON object a line, such as {"board": [[1, 1, 1], [1, 1, 1], [1, 1, 1]], '
+        '"aloc": [1, 0], "bloc": [1, 2]}',
     ),
     "connect4": Format(
-        run_connect4, "Connect Four in Pascal Pons' format: the score of each line", "connect4"
+        run_connect4,
+        "Connect Four in Pascal Pons' format: the score of each line",
+        "connect4",
+        "input: one move string a line, columns from 1 (such as 4453); an empty line is the "
+        "empty board",
     ),
 }
 
