@@ -27,7 +27,8 @@ class Server:
             with urllib.request.urlopen(self.url + path, timeout=timeout) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+            with error:  # it holds the connection open until closed
+                return error.code, json.loads(error.read())
 
     def children(self, workers_only: bool = True) -> set[int]:
         """The server's search processes (with ``workers_only=False``, every child: the
