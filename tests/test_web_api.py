@@ -350,3 +350,19 @@ def test_create_app_is_an_asgi_app() -> None:
         assert answer.status_code == 200 and answer.json()["value"] == 0
     with pytest.raises(ValueError, match="node_limit must be a positive int"):
         create_app(node_limit=0)
+
+
+def test_without_the_web_extra_the_command_says_what_to_install() -> None:
+    hide = (
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('starlette', 'uvicorn'):\n"
+        "            raise ImportError('hidden for the test')\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "from perfectplay.cli import main\n"
+        "sys.exit(main(['serve', '--port', '0']))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "pip install 'perfectplay[web]'" in result.stderr and "Traceback" not in result.stderr

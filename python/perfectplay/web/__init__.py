@@ -47,6 +47,7 @@ DEFAULT_SECONDS = 5.0
 #: The longest query string accepted; requests with a body are refused (the API is GET only).
 MOST_QUERY = 4096
 
+_NEEDS = "the board needs Starlette and uvicorn: pip install 'perfectplay[web]'"
 _STATUS = {"ValueError": 400, "TypeError": 400, "IllegalPosition": 400, "KeyError": 400}
 _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -108,10 +109,13 @@ def create_app(
     """The board's Starlette application: ``workers`` search processes (default: one a CPU),
     each search under ``node_limit`` nodes and ``seconds``, m,n,k answers from
     ``tablebases`` (files, loaded when the app starts) where their size matches."""
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse, Response
-    from starlette.routing import Route
+    try:
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import JSONResponse, Response
+        from starlette.routing import Route
+    except ImportError as error:
+        raise ImportError(_NEEDS) from error
 
     from perfectplay import tablebase
 
@@ -275,7 +279,10 @@ def serve(
     """Serves the board on ``host:port`` (127.0.0.1 unless told otherwise) until Ctrl-C."""
     import socket
 
-    import uvicorn
+    try:
+        import uvicorn
+    except ImportError as error:
+        raise ImportError(_NEEDS) from error
 
     app = create_app(node_limit=node_limit, seconds=seconds, workers=workers, tablebases=tablebases)
     # Bound here, so the address printed is the real one (``port=0``: any free port).
