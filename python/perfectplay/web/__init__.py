@@ -40,7 +40,7 @@ from perfectplay.web._pool import Abandoned, Busy, Failed, Pool, TooSlow
 __all__ = ["DEFAULT_NODE_LIMIT", "DEFAULT_SECONDS", "create_app", "serve"]
 
 #: The most nodes one search of the server may visit: a too-hard position is refused within
-#: about a third of a second (m,n,k 7x7 k=5; Connect Four searches about six times faster).
+#: a fraction of a second (m,n,k 7x7 k=5; Connect Four searches about six times faster).
 DEFAULT_NODE_LIMIT = 500_000
 #: The most seconds a request may take, waiting for a free search process included.
 DEFAULT_SECONDS = 5.0
