@@ -11,7 +11,7 @@ from typing import Any
 
 from perfectplay._registry import Game
 
-__all__ = ["Ranked", "mistake", "options_from_text", "rank", "replay", "value_of"]
+__all__ = ["Ranked", "options_from_text", "rank", "replay", "value_of"]
 
 
 @dataclass(frozen=True)
@@ -27,12 +27,7 @@ class Ranked:
 def options_from_text(game: Game, given: Mapping[str, str]) -> dict[str, Any]:
     """The game's start options read from text (a query string, the command line); options the
     game does not take are a ``ValueError`` naming them."""
-    unknown = set(given) - set(game.options)
-    if unknown:
-        raise ValueError(
-            f"{game.name} takes the options {', '.join(game.options) or 'none'}, "
-            f"not {', '.join(sorted(unknown))}"
-        )
+    game.check_options(given, ValueError)
     options = dict(game.options)
     for name, text in given.items():
         try:
@@ -72,10 +67,3 @@ def value_of(position: Any, ranked: Sequence[Ranked]) -> tuple[int, int]:
     if ranked:
         return ranked[0].value, ranked[0].plies
     return (0 if position.winner is None else -1), 0
-
-
-def mistake(ranked: Sequence[Ranked], action: int) -> bool:
-    """Whether playing ``action`` lost value, or lengthened a win, against the best move."""
-    best = ranked[0]
-    played = next(move for move in ranked if move.action == action)
-    return played.value < best.value or (played.value > 0 and played.plies > best.plies)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,14 +92,18 @@ class Game:
         """The game's ``Position`` class."""
         return self.module().Position
 
-    def start(self, **options: Any) -> Any:
-        """The position where a game starts, with the game's options (defaults filled in)."""
-        unknown = set(options) - set(self.options)
+    def check_options(self, names: Iterable[str], error: type[Exception] = TypeError) -> None:
+        """Raises ``error`` naming the options among ``names`` that the game does not take."""
+        unknown = set(names) - set(self.options)
         if unknown:
-            raise TypeError(
+            raise error(
                 f"{self.name} takes the options {', '.join(self.options) or 'none'}, "
                 f"not {', '.join(sorted(unknown))}"
             )
+
+    def start(self, **options: Any) -> Any:
+        """The position where a game starts, with the game's options (defaults filled in)."""
+        self.check_options(options)
         return self.position.start(**{**self.options, **options})
 
     def read_position(self, text: str, **options: Any) -> Any:

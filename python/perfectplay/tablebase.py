@@ -311,18 +311,10 @@ class Tablebase:
 
     def _board_at(self, index: int) -> str:
         """The board at a table index, as rows of ``x o .`` joined by ``/``."""
+        from perfectplay.mnk import Position
+
         _, x, o = _core().position(self.rows, self.cols, self.k, index)
-        return "/".join(
-            "".join(
-                "x"
-                if x >> (r * self.cols + c) & 1
-                else "o"
-                if o >> (r * self.cols + c) & 1
-                else "."
-                for c in range(self.cols)
-            )
-            for r in range(self.rows)
-        )
+        return Position.from_masks(self.rows, self.cols, self.k, x, o).text()
 
     def examples(self, value: int, plies: int, most: int = 5) -> list[str]:
         """Up to ``most`` boards (in table order, fewest marks first) whose side to move has

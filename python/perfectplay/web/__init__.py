@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
-from perfectplay._registry import GAMES
+from perfectplay._registry import game
 from perfectplay.web import _jobs
 from perfectplay.web._pool import Abandoned, Busy, Failed, Pool, TooSlow
 
@@ -48,7 +48,7 @@ DEFAULT_SECONDS = 5.0
 MOST_QUERY = 4096
 
 _NEEDS = "the board needs Starlette and uvicorn: pip install 'perfectplay[web]'"
-_STATUS = {"ValueError": 400, "TypeError": 400, "IllegalPosition": 400, "KeyError": 400}
+_STATUS = {"ValueError": 400, "TypeError": 400, "IllegalPosition": 400}
 _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
@@ -85,15 +85,11 @@ def _int(query: Any, name: str) -> int:
 
 def _request(query: Any) -> _jobs.Request:
     """The position a query names (``game``, the game's options, ``start``, ``moves``)."""
-    name = query.get("game", "")
-    if name not in GAMES:
-        raise _Refused(
-            400, "ValueError", f"unknown game {name!r}; the games are {', '.join(GAMES)}"
-        )
-    options = {key: query[key] for key in GAMES[name].options if key in query}
     try:
+        chosen = game(query.get("game", ""))
+        options = {key: query[key] for key in chosen.options if key in query}
         return _jobs.Request.read(
-            name, options, query.get("start", ""), _moves(query.get("moves", ""))
+            chosen.name, options, query.get("start", ""), _moves(query.get("moves", ""))
         )
     except (ValueError, TypeError) as error:
         raise _Refused(400, type(error).__name__, str(error)) from None

@@ -54,7 +54,7 @@ def _work(connection: Connection, node_limit: int, tablebase_paths: Sequence[str
             return
         try:
             answer: tuple[str, Any] = ("ok", getattr(_jobs, name)(searcher, *arguments))
-        except (ValueError, TypeError, RuntimeError, MemoryError, KeyError) as error:
+        except (ValueError, TypeError, RuntimeError, MemoryError) as error:
             answer = ("error", (type(error).__name__, str(error)))
         except Exception as error:  # reported to the server as a 500, with its traceback
             answer = ("error", ("InternalError", "".join(traceback.format_exception(error))))

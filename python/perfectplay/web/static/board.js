@@ -264,7 +264,7 @@ function moveName(index, action) {
 async function refresh() {
   const mine = ++generation;
   saveUrl();
-  showSetupValues();
+  $("hints").checked = state.hints;
   const here = query(state.moves);
   try {
     board = await api("position", here);
@@ -294,10 +294,6 @@ async function refresh() {
       if (mine === generation) drawHistory();
     }
   }
-}
-
-function showSetupValues() {
-  $("hints").checked = state.hints;
 }
 
 async function analyzed(moves) {
