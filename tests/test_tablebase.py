@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -270,8 +271,12 @@ def test_files_round_trip_and_load_lazily(tmp_path: Path, backend: str) -> None:
     path = tmp_path / "433.tb"
     table.save(path)
     loaded = tablebase.load(path)
-    assert isinstance(loaded.data, np.memmap)
+    path.unlink()  # the header was read; the entries are read at the first answer
+    with pytest.raises(FileNotFoundError):
+        loaded.solve("x../.o./.../...")
+    table.save(path)
     assert loaded.data.tobytes() == table.data.tobytes()
+    assert not isinstance(loaded.data, np.memmap) and not loaded.data.flags.writeable
     assert (loaded.rows, loaded.cols, loaded.k) == (4, 3, 3)
     assert loaded.solve("x../.o./.../...") == table.solve("x../.o./.../...")
     assert loaded.stats() == table.stats()
@@ -486,3 +491,186 @@ def test_the_first_probes_of_a_fresh_load_race_safely(saved_433: Path) -> None:
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(type(table).solve, [table] * 8, ["x../.../.../..."] * 8))
         assert all(answer.value == expected.value for answer in answers)
+
+
+# A file changed under a loaded table: answers stay right or the change is named, never a
+# crash. A mapped file that shrinks kills its reader with SIGBUS, so each case runs in a
+# process of its own.
+CHANGED_FILE = """
+import os, shutil, sys
+from perfectplay import mnk, tablebase
+path, other, board, k, when, how = sys.argv[1:]
+table = tablebase.load(path)
+if when == "after":
+    table.verify()
+if how.startswith("cut"):
+    os.truncate(path, int(how[3:]))
+else:
+    shutil.copyfile(other, path)  # written into the same file, as cp does
+try:
+    print(table.solve(board) == mnk.solve(board, int(k)))
+except ValueError as error:
+    print("ValueError:", error)
+"""
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+@pytest.mark.parametrize("how", ["cut4096", "cut50000", "cut0", "copy"])
+def test_a_file_changed_under_a_loaded_table(
+    saved_433: Path, tmp_path: Path, backend: str, when: str, how: str
+) -> None:
+    path = tmp_path / "m.tb"
+    path.write_bytes(saved_433.read_bytes())
+    # The same entries under a 3x4 header (whose tiers have the same sizes).
+    loaded = tablebase.load(saved_433)
+    assert loaded._stored is not None
+    other = tmp_path / "other.tb"
+    other.write_bytes(
+        tablebase._header(3, 4, 3, loaded.sizes, loaded._stored.crcs)
+        + saved_433.read_bytes()[len(loaded._stored.header) :]
+    )
+    board = "x../.o./.../..."
+    result = subprocess.run(
+        [sys.executable, "-c", CHANGED_FILE, str(path), str(other), board, "3", when, how],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PERFECTPLAY_BACKEND": backend},
+    )
+    assert result.returncode == 0, result.stderr
+    if when == "after":
+        assert result.stdout == "True\n"  # answered from the copy read at the first answer
+    else:
+        assert result.stdout.startswith("ValueError:") and "changed since it was loaded" in (
+            result.stdout
+        )
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("cut", [4096, 1_000_000, 5_000_000])
+def test_a_large_table_cut_after_loading(tmp_path: Path, cut: int) -> None:
+    path = tmp_path / "444.tb"
+    tablebase.build(4, 4, 4).save(path)  # 10 MB
+    board = "x.../..../..../...."
+    for when in ("before", "after"):
+        result = subprocess.run(
+            [sys.executable, "-c", CHANGED_FILE, str(path), "-", board, "4", when, f"cut{cut}"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PERFECTPLAY_BACKEND": "rust"},
+        )
+        assert result.returncode == 0, result.stderr
+        expected = "True\n" if when == "after" else "ValueError:"
+        assert result.stdout.startswith(expected), result.stdout
+        tablebase.build(4, 4, 4).save(path)
+
+
+def _forged(path: Path, out: Path, change: Any) -> Path:
+    """``path``'s table rewritten by ``change(rows, cols, k, data)`` with every checksum made
+    to fit: what a forger (or a buggy writer) would produce."""
+    table = tablebase.load(path)
+    rows, cols, k, data = change(table.rows, table.cols, table.k, table.data.copy())
+    sizes = list(implementation("tablebase").sizes(rows, cols, k))
+    crcs, start = [], 0
+    for size in sizes:
+        crcs.append(zlib.crc32(data[start : start + size].tobytes()))
+        start += size
+    out.write_bytes(tablebase._header(rows, cols, k, sizes, crcs) + data.tobytes())
+    return out
+
+
+def _flip_root(rows: int, cols: int, k: int, data: np.ndarray[Any, Any]) -> Any:
+    data[0] = 128 - data[0]
+    return rows, cols, k, data
+
+
+def _negated(rows: int, cols: int, k: int, data: np.ndarray[Any, Any]) -> Any:
+    reached = data != 0
+    data[reached] = 128 - data[reached]
+    return rows, cols, k, data
+
+
+def _all_draws(rows: int, cols: int, k: int, data: np.ndarray[Any, Any]) -> Any:
+    data[data != 0] = 64
+    return rows, cols, k, data
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("k set to 1", lambda rows, cols, k, data: (rows, cols, 1, data)),
+        ("k set to 2", lambda rows, cols, k, data: (rows, cols, 2, data)),
+        ("rows and cols swapped", lambda rows, cols, k, data: (cols, rows, k, data)),
+        ("root flipped", _flip_root),
+        ("values negated", _negated),
+        ("all draws", _all_draws),
+    ],
+)
+def test_forged_tables_are_refused_before_any_answer(
+    saved_433: Path, tmp_path: Path, backend: str, name: str, change: Any
+) -> None:
+    forged = _forged(saved_433, tmp_path / "forged.tb", change)
+    table = tablebase.load(forged)  # the header and its checksums are consistent
+    with pytest.raises(ValueError, match="damaged or not this game's"):
+        table.solve(f"x{'.' * (table.cols - 1)}/" + "/".join(["." * table.cols] * (table.rows - 1)))
+    with pytest.raises(ValueError, match="damaged or not this game's"):
+        tablebase.load(forged).stats()
+    with pytest.raises(ValueError, match="damaged or not this game's"):
+        tablebase.load(forged).save(tmp_path / "laundered.tb")
+    assert not (tmp_path / "laundered.tb").exists()
+    assert main(["tablebase", "verify", str(forged)]) == 1
+
+
+def _passes(check: Any, data: np.ndarray[Any, Any]) -> bool:
+    try:
+        check(data, 3, 3, 3, 1024)
+    except ValueError:
+        return False
+    return True
+
+
+def test_one_changed_entry_is_found_by_the_deep_check(
+    tmp_path: Path, backend: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    built = tmp_path / "333.tb"
+    tablebase.build(3, 3, 3).save(built)
+    assert main(["tablebase", "verify", str(built), "--deep"]) == 0
+    assert "every entry agrees with the rules" in capsys.readouterr().out
+    entries = tablebase.load(built).data
+    compiled = implementation("tablebase", "rust")
+
+    def changed(index: int) -> np.ndarray[Any, Any]:
+        data: np.ndarray[Any, Any] = entries.copy()
+        data[index] = 64 if data[index] != 64 else 66
+        return data
+
+    # An entry whose change the sample misses: neither it nor a parent is sampled (or the
+    # parents' values do not move).
+    index = next(
+        index
+        for index in range(len(entries) // 2, len(entries))
+        if entries[index] != 0 and _passes(compiled.check_sample, changed(index))
+    )
+
+    def change(rows: int, cols: int, k: int, data: np.ndarray[Any, Any]) -> Any:
+        return rows, cols, k, changed(index)
+
+    forged = _forged(built, tmp_path / "one.tb", change)
+    tablebase.load(forged).verify()  # checksums fit and the sample misses it
+    # The first wrong entry in table order is named: the changed one or a parent of it.
+    with pytest.raises(ValueError, match="is not what the rules and its children make it"):
+        tablebase.load(forged).verify(deep=True)
+    assert main(["tablebase", "verify", str(forged), "--deep"]) == 1
+    assert "is not what the rules" in capsys.readouterr().err
+    assert main(["tablebase", "verify", str(forged)]) == 0
+
+
+@pytest.mark.both_backends
+def test_both_backends_check_tables_alike(saved_433: Path, tmp_path: Path) -> None:
+    for change in (_flip_root, _negated, _all_draws):
+        data = change(4, 3, 3, tablebase.load(saved_433).data.copy())[3]
+        messages = set()
+        for backend in ("rust", "python"):
+            with pytest.raises(ValueError) as error:
+                implementation("tablebase", backend).check_sample(data, 4, 3, 3, 1024)
+            messages.add(str(error.value))
+        assert len(messages) == 1, messages

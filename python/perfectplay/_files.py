@@ -5,6 +5,7 @@ whole or not at all, through a private temporary file beside the target."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
 import tempfile
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+def open_regular(path: str | os.PathLike[str]) -> io.BufferedReader:
     """``path`` opened for binary reading; a ``ValueError`` naming it when it is not a regular
     file. Opened without blocking and checked on the open descriptor, so nothing can swap the
     file between the check and the read."""

@@ -226,7 +226,7 @@ def run_stress(args: argparse.Namespace) -> int:
 
 
 def run_tablebase(args: argparse.Namespace) -> int:
-    """``perfectplay tablebase build|stats|probe``."""
+    """``perfectplay tablebase build|stats|probe|verify``."""
     from perfectplay import tablebase
 
     name = f"perfectplay tablebase {args.action}"
@@ -243,6 +243,11 @@ def run_tablebase(args: argparse.Namespace) -> int:
             )
             return 0
         table = tablebase.load(args.file)
+        if args.action == "verify":
+            table.verify(args.deep, threads=args.threads, progress=sys.stderr.isatty())
+            what = "every entry agrees with" if args.deep else "checksums and a sample agree with"
+            print(f"{args.file}: {table.rows}x{table.cols} k={table.k}, {what} the rules")
+            return 0
         if args.action == "stats":
             stats = table.stats(progress=sys.stderr.isatty())
             print(f"game: {table.rows}x{table.cols} k={table.k}")
@@ -322,7 +327,7 @@ def _parser() -> argparse.ArgumentParser:
     label.add_argument("--moves", action="store_true", help="also each move's value and plies")
     label.add_argument("--errors", choices=("raise", "mask"), default="raise")
     label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
-    summary = "strongly solve whole m,n,k games: build, report, probe tablebase files"
+    summary = "strongly solve whole m,n,k games: build, report, probe, verify tablebase files"
     table = commands.add_parser("tablebase", help=summary, description=summary)
     actions = table.add_subparsers(dest="action", required=True, metavar="ACTION")
     make = actions.add_parser("build", help="solve every position of a game into FILE")
@@ -335,6 +340,14 @@ def _parser() -> argparse.ArgumentParser:
     probe = actions.add_parser("probe", help="solve one position from the table")
     probe.add_argument("file", metavar="FILE")
     probe.add_argument("board", metavar="BOARD", help="rows of x o . split by /")
+    check_file = actions.add_parser(
+        "verify", help="check FILE: its checksums and a sample of entries against the rules"
+    )
+    check_file.add_argument("file", metavar="FILE")
+    check_file.add_argument(
+        "--deep", action="store_true", help="check every entry against its children (slow)"
+    )
+    check_file.add_argument("--threads", type=int, default=None, help="default: every CPU")
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
         "stress",

@@ -11,8 +11,10 @@
 those with ``n + 1``), on every core, or on a Dask cluster with ``client=``. A table answers
 ``solve``, ``analyze``, ``best_move`` and ``batch_solve`` exactly as ``perfectplay.mnk`` does
 (``nodes`` 0), and ``mnk.solve(board, k, tablebase=tb)`` asks it. ``save`` writes a versioned
-file with checksums; ``load`` memory-maps it, reading nothing until a probe. The first probe
-checks the checksum of the data (once), so a damaged file is a ``ValueError`` before any answer.
+file with checksums; ``load`` reads its header. Before the first answer the entries are read
+into memory (a file changed afterwards changes nothing) and checked: the checksums, and a
+sample of entries against the rules, so a damaged, foreign or rewritten file is a
+``ValueError`` before any answer. ``verify(deep=True)`` checks every entry.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from __future__ import annotations
 import os
 import struct
 import tempfile
+import threading
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +48,8 @@ FORMAT_VERSION = 1
 _FIXED = struct.Struct("<8sIBBBBQ")
 _ALIGN = 64
 _SHARD = 1 << 22  # ranks a piece of a distributed build
+_PIECE = 1 << 21  # bytes read and checksummed at once, so Ctrl-C is seen between pieces
+_SAMPLES = 1024  # random entries checked against the rules before a table answers
 
 
 def _core() -> Any:
@@ -59,63 +64,134 @@ def _header(rows: int, cols: int, k: int, sizes: list[int], crcs: list[int]) -> 
     return body + b"\0" * (-len(body) % _ALIGN)
 
 
+class _Stored(NamedTuple):
+    """Where a loaded table's entries are, and what the file held when it was loaded."""
+
+    path: str
+    header: bytes  # every byte before the entries, padding included
+    crcs: list[int]
+
+
 class Tablebase:
-    """The value and plies of every reachable position of one m,n,k game (see the module)."""
+    """The value and plies of every reachable position of one m,n,k game (see the module).
+
+    ``Tablebase(rows, cols, k, data)`` wraps entries made elsewhere (``build`` and ``load``
+    make them here); such a table is checked like a loaded one before its first answer."""
 
     def __init__(
-        self,
-        rows: int,
-        cols: int,
-        k: int,
-        data: npt.NDArray[np.uint8],
-        *,
-        crcs: list[int] | None = None,
-        path: str | None = None,
+        self, rows: int, cols: int, k: int, data: npt.NDArray[np.uint8], *, path: str | None = None
     ) -> None:
         self.rows, self.cols, self.k = rows, cols, k
         self.sizes: list[int] = list(_core().sizes(rows, cols, k))
-        if len(data) != sum(self.sizes):
+        self.total = sum(self.sizes)
+        if len(data) != self.total:
             raise ValueError(
-                f"a {rows}x{cols} k={k} table has {sum(self.sizes)} entries, not {len(data)}"
+                f"a {rows}x{cols} k={k} table has {self.total} entries, not {len(data)}"
             )
-        self.data = data
+        self._data = data
         self.path = path
-        self._crcs = crcs  # None: built here, nothing to check
+        self._stored: _Stored | None = None
+        self._checked = False  # read, checksummed and sampled: ready to answer
+        self._lock = threading.Lock()
         self._stats: dict[str, Any] | None = None
 
     @property
     def cells(self) -> int:
         return self.rows * self.cols
 
+    @property
+    def data(self) -> npt.NDArray[np.uint8]:
+        """The entries, one byte a position in table order (read-only). A loaded table reads
+        its file here, at first use, and checks it (see ``verify``)."""
+        self._check()
+        return self._data
+
     def __repr__(self) -> str:
         where = f", {self.path!r}" if self.path else ""
-        return f"<Tablebase {self.rows}x{self.cols} k={self.k}: {len(self.data):,} entries{where}>"
+        return f"<Tablebase {self.rows}x{self.cols} k={self.k}: {self.total:,} entries{where}>"
 
-    def _tier_bytes(self) -> list[npt.NDArray[np.uint8]]:
+    def _tier_bytes(self, data: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.uint8]]:
         out, start = [], 0
         for size in self.sizes:
-            out.append(self.data[start : start + size])
+            out.append(data[start : start + size])
             start += size
         return out
 
-    def verify(self) -> None:
-        """Checks every tier's checksum against the file's header (a table built in this
-        process has nothing to check). A mismatch is a ``ValueError``."""
-        crcs = self._crcs  # read once: another thread may finish verifying meanwhile
-        if crcs is None:
+    def _check(self) -> None:
+        """Makes the table ready to answer, once (threads that ask meanwhile wait for it): a
+        loaded table's entries read from its file into memory and checked against the
+        header's checksums; then a sample of entries checked against the rules."""
+        if self._checked:
             return
-        for tier, (chunk, crc) in enumerate(zip(self._tier_bytes(), crcs, strict=True)):
-            if zlib.crc32(chunk.data) != crc:
+        with self._lock:
+            if self._checked:
+                return
+            data = self._read(self._stored) if self._stored is not None else self._data
+            try:
+                _core().check_sample(data, self.rows, self.cols, self.k, _SAMPLES)
+            except ValueError as error:
+                where = f"{self.path}: " if self.path else ""
+                raise ValueError(f"{where}{error}") from None
+            data = data.view()
+            data.flags.writeable = False  # answers must not change under the checks
+            self._data, self._checked = data, True
+
+    def _read(self, stored: _Stored) -> npt.NDArray[np.uint8]:
+        """The entries of a loaded table, copied into memory: a file truncated or rewritten
+        afterwards cannot change an answer or crash the process (as a mapping would)."""
+        path = stored.path
+        with open_regular(path) as file:
+            if file.read(len(stored.header)) != stored.header:
+                raise ValueError(f"{path} changed since it was loaded (its header differs)")
+            size = os.fstat(file.fileno()).st_size
+            if size != len(stored.header) + self.total:
                 raise ValueError(
-                    f"the tablebase file {self.path} is damaged: tier {tier}'s checksum does not "
-                    "match"
+                    f"{path} changed since it was loaded: it has {size} bytes, not "
+                    f"{len(stored.header) + self.total}"
                 )
-        self._crcs = None
+            data = np.empty(self.total, dtype=np.uint8)
+            # Tier by tier, each piece checksummed as it arrives (while it is in the cache).
+            for tier, (chunk, crc) in enumerate(
+                zip(self._tier_bytes(data), stored.crcs, strict=True)
+            ):
+                view, done, running = chunk.data, 0, 0
+                while done < len(chunk):  # in pieces, so Ctrl-C is seen
+                    count = file.readinto(view[done : done + _PIECE])
+                    if not count:
+                        raise ValueError(f"{path} changed since it was loaded (it got shorter)")
+                    running = zlib.crc32(view[done : done + count], running)
+                    done += count
+                if running != crc:
+                    raise ValueError(
+                        f"the tablebase file {path} is damaged: tier {tier}'s checksum does "
+                        "not match"
+                    )
+        return data
+
+    def verify(
+        self, deep: bool = False, *, threads: int | None = None, progress: bool = False
+    ) -> None:
+        """Checks the table; any problem is a ``ValueError`` naming it. Always (and once,
+        before a loaded table's first answer): every tier's checksum against the file's
+        header, and a sample of entries (the root, each tier's first and last, 1,024 more)
+        against the rules and their children, which catches a table of another game and
+        wholesale rewrites. ``deep=True`` checks every entry against its children (as long
+        as a build, on ``threads`` workers), so that any changed entry is found."""
+        deep = flag(deep, "deep")
+        self._check()
+        if deep:
+            try:
+                _core().check_all(
+                    self._data, self.rows, self.cols, self.k, threads=threads, progress=progress
+                )
+            except ValueError as error:
+                where = f"{self.path}: " if self.path else ""
+                raise ValueError(f"{where}{error}") from None
 
     def _ready(self, k: Any = None) -> None:
         if k is not None and args.int_arg(k, "k") != self.k:
             raise ValueError(f"the tablebase is for k={self.k}, not k={args.int_arg(k, 'k')}")
-        self.verify()
+        self._check()
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the table (header, checksums, data) to ``path``, replacing it whole: the
@@ -124,8 +200,8 @@ class Tablebase:
         that exists and is not a regular file (a directory, a FIFO, a device) is refused, and
         so is a loaded table whose data no longer match their checksums (a save must not give
         damaged data fresh checksums)."""
-        self.verify()
-        crcs = [zlib.crc32(chunk.data) for chunk in self._tier_bytes()]
+        self._check()
+        crcs = [zlib.crc32(chunk.data) for chunk in self._tier_bytes(self._data)]
         header = _header(self.rows, self.cols, self.k, self.sizes, crcs)
 
         def write(file: BinaryIO) -> None:
@@ -436,13 +512,17 @@ def build(
             rows, cols, k, client, None if directory is None else str(directory), progress
         )
     data = _core().build(rows, cols, k, threads=threads, progress=progress)
-    return Tablebase(rows, cols, k, data)
+    table = Tablebase(rows, cols, k, data)
+    data.flags.writeable = False
+    table._checked = True  # made by the rules here: nothing to check
+    return table
 
 
 def load(path: str | os.PathLike[str]) -> Tablebase:
-    """Opens a saved table, memory-mapped: nothing is read but the header until a probe, and
-    the first probe checks the data's checksums. A file that is not a tablebase of this
-    format, truncated or damaged is a ``ValueError`` naming the problem."""
+    """Opens a saved table: only its header is read here. Before its first answer the table
+    reads its entries into memory (a private copy: the file may change or vanish afterwards)
+    and checks them (see ``Tablebase.verify``). A file that is not a tablebase of this format,
+    truncated, damaged, or changed since it was loaded is a ``ValueError`` naming the problem."""
     path = str(path)
     with open_regular(path) as file:
         size = os.fstat(file.fileno()).st_size
@@ -465,7 +545,10 @@ def load(path: str | os.PathLike[str]) -> Tablebase:
         rest = file.read((cells + 1) * 12 + 4)
         if len(rest) < (cells + 1) * 12 + 4:
             raise ValueError(f"{path}: the file is truncated inside its header")
-    header_body = fixed + rest[:-4]
+        header_body = fixed + rest[:-4]
+        offset = len(header_body) + 4
+        offset += -offset % _ALIGN
+        padding = file.read(offset - len(header_body) - 4)
     (stored_crc,) = struct.unpack("<I", rest[-4:])
     if zlib.crc32(header_body) != stored_crc:
         raise ValueError(f"{path}: the tablebase header is damaged (its checksum does not match)")
@@ -477,12 +560,12 @@ def load(path: str | os.PathLike[str]) -> Tablebase:
         raise ValueError(f"{path}: the header names no valid game ({error})") from None
     if sizes != expected or total != sum(expected):
         raise ValueError(f"{path}: the header's tier sizes do not fit a {rows}x{cols} k={k} game")
-    offset = len(header_body) + 4
-    offset += -offset % _ALIGN
     if size != offset + total:
         raise ValueError(
             f"{path}: the file has {size} bytes, but its header promises {offset + total} "
             "(truncated or extended)"
         )
-    data = np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=(total,))
-    return Tablebase(rows, cols, k, data, crcs=crcs, path=path)
+    # The entries are read at the first answer; until then a placeholder of no memory.
+    table = Tablebase(rows, cols, k, np.broadcast_to(np.uint8(0), (total,)), path=path)
+    table._stored = _Stored(path, header_body + rest[-4:] + padding, crcs)
+    return table

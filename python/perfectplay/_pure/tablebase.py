@@ -59,8 +59,18 @@ class Tiers:
                 out.append((x, sum(1 << cell for cell in members) & ~x))
         return out
 
+    def position(self, index: int) -> tuple[int, int, int]:
+        """(tier, X mask, O mask) of a table index: the ranking undone."""
+        tier = max(t for t in range(self.cells + 1) if self.offsets[t] <= index)
+        per_occupied = comb(tier, (tier + 1) // 2)
+        occupied_rank, x_rank = divmod(index - self.offsets[tier], per_occupied)
+        members = _uncolex(occupied_rank, tier)
+        x = sum(1 << members[i] for i in _uncolex(x_rank, (tier + 1) // 2))
+        return tier, x, sum(1 << cell for cell in members) & ~x
+
     def entry(self, x: int, o: int, data: Any) -> int:
-        """The entry of a position from the next tier's entries in ``data`` (a whole table)."""
+        """The entry of a position from the next tier's entries in ``data`` (a whole table),
+        computed as the compiled core computes it (so a damaged table fails both alike)."""
         try:
             state = status(self.geometry, x, o)
         except IllegalPosition:
@@ -71,19 +81,104 @@ class Tiers:
         if state != PLAYING:
             return score.DRAW + ZERO
         mine_is_x = x_to_move(x, o)
-        best = None
-        for cell in range(self.cells):
-            if (x | o) >> cell & 1:
-                continue
-            child = (x | 1 << cell, o) if mine_is_x else (x, o | 1 << cell)
-            child_score = int(data[self.index(*child)]) - ZERO
-            best = -child_score if best is None else max(best, -child_score)
-        assert best is not None
-        return best + ZERO
+        children = [
+            (x | 1 << cell, o) if mine_is_x else (x, o | 1 << cell)
+            for cell in range(self.cells)
+            if not (x | o) >> cell & 1
+        ]
+        g = self.geometry
+        if any(g.has_line(child[0] if mine_is_x else child[1]) for child in children):
+            return score.win(left - 1) + ZERO  # the fastest win there is
+        reached = [int(data[self.index(*child)]) for child in children]
+        scores = [-(entry - ZERO) for entry in reached if entry != UNREACHED]
+        # Only a damaged table leaves a playable position no reached child.
+        return max(scores) + ZERO if scores else UNREACHED
+
+    def first_wrong(self, data: Any, indices: Any) -> int | None:
+        """The first of ``indices`` whose entry is not what the rules and its children make
+        it, or ``None``."""
+        for index in indices:
+            _, x, o = self.position(index)
+            if self.entry(x, o, data) != int(data[index]):
+                return int(index)
+        return None
+
+    def data_fits(self, data: Any) -> None:
+        if len(data) != self.total:
+            g = self.geometry
+            raise ValueError(
+                f"the tablebase data has {len(data)} bytes, but a {g.rows}x{g.cols} k={g.k} "
+                f"table has {self.total}"
+            )
 
 
 def _colex(members: list[int]) -> int:
     return sum(comb(member, i + 1) for i, member in enumerate(members))
+
+
+def _uncolex(rank: int, count: int) -> list[int]:
+    """The set of ``count`` members whose colex rank is ``rank``, in increasing order."""
+    members = []
+    for i in range(count, 0, -1):
+        member = i - 1
+        while comb(member + 1, i) <= rank:
+            member += 1
+        rank -= comb(member, i)
+        members.append(member)
+    return members[::-1]
+
+
+_MASK = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """The compiled core's ``table::mix`` (SplitMix64's finaliser), for the same sample."""
+    x ^= x >> 30
+    x = x * 0xBF58476D1CE4E5B9 & _MASK
+    x ^= x >> 27
+    x = x * 0x94D049BB133111EB & _MASK
+    return x ^ x >> 31
+
+
+def _wrong_entry(data: Any, index: int) -> ValueError:
+    return ValueError(
+        f"the tablebase data is damaged or not this game's: entry {int(data[index])} at index "
+        f"{index} is not what the rules and its children make it"
+    )
+
+
+def check_sample(data: Any, rows: Any, cols: Any, k: Any, samples: int) -> None:
+    """The root, every tier's first and last ranks and ``samples`` ranks drawn by the compiled
+    core's fixed sequence, each checked against its children."""
+    tiers = Tiers(rows, cols, k)
+    tiers.data_fits(data)
+    seed = 0x243F6A8885A308D3
+    indices = [0]
+    for tier in range(tiers.cells + 1):
+        indices += [tiers.offsets[tier], tiers.offsets[tier] + tiers.sizes[tier] - 1]
+    for _ in range(samples):
+        seed = seed + 0x9E3779B97F4A7C15 & _MASK
+        indices.append(_mix(seed) % tiers.total)
+    wrong = tiers.first_wrong(data, indices)
+    if wrong is not None:
+        raise _wrong_entry(data, wrong)
+
+
+def check_all(
+    data: Any, rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False
+) -> None:
+    """Every entry checked against its children; the first wrong one is named."""
+    tiers = Tiers(rows, cols, k)
+    tiers.data_fits(data)
+    g = tiers.geometry
+    bar = batch.progress_bar(progress, f"checking {g.rows}x{g.cols} k={g.k}", tiers.total)
+    for index in range(tiers.total):
+        if tiers.first_wrong(data, [index]) is not None:
+            raise _wrong_entry(data, index)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
 
 
 def sizes(rows: Any, cols: Any, k: Any) -> list[int]:
@@ -181,12 +276,7 @@ class _Table:
 
 def _probe(data: Any, rows: Any, cols: Any, k: Any, board: Any) -> tuple[_Table, tuple[int, int]]:
     tiers = Tiers(rows, cols, k)
-    if len(data) != tiers.total:
-        g = tiers.geometry
-        raise ValueError(
-            f"the tablebase data has {len(data)} bytes, but a {g.rows}x{g.cols} k={g.k} table "
-            f"has {tiers.total}"
-        )
+    tiers.data_fits(data)
     board_rows, board_cols, marks = read_mark_grid(to_item(board))
     g = tiers.geometry
     if (board_rows, board_cols) != (g.rows, g.cols):
@@ -332,8 +422,4 @@ def position(rows: Any, cols: Any, k: Any, index: int) -> tuple[int, int, int]:
     tiers = Tiers(rows, cols, k)
     if not 0 <= index < tiers.total:
         raise ValueError(f"index {index} is past the table's {tiers.total} entries")
-    tier = max(t for t in range(tiers.cells + 1) if tiers.offsets[t] <= index)
-    for x, o in tiers.positions(tier):
-        if tiers.index(x, o) == index:
-            return tier, x, o
-    raise AssertionError("every index has a position")
+    return tiers.position(index)

@@ -194,7 +194,7 @@ def create_app(
         return await searched(request, "agent", (_request(query), skill, seed))
 
     async def tablebase_list(request: Request) -> Any:
-        return [{"rows": t.rows, "cols": t.cols, "k": t.k, "entries": len(t.data)} for t in tables]
+        return [{"rows": t.rows, "cols": t.cols, "k": t.k, "entries": t.total} for t in tables]
 
     def size(query: Any) -> tuple[int, int, int]:
         return _int(query, "rows"), _int(query, "cols"), _int(query, "k")

@@ -55,6 +55,10 @@ impl Tiers {
                 best = best.max(-child);
             }
         }
+        if best == Score::MIN {
+            // Only a damaged table leaves a playable position no reached child.
+            return UNREACHED;
+        }
         entry(best)
     }
 }
