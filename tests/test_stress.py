@@ -314,7 +314,7 @@ def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
     assert process.returncode == 130
     assert time.monotonic() - sent < 2
     time.sleep(0.2)
-    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    running = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
     assert "final_solution.py --bug loop-full" not in running
 
 
@@ -341,3 +341,109 @@ def test_the_api_checks_its_command_and_seconds() -> None:
         stress.run("alpha", ["sleep", "1000"], cases=1, duration=float("inf"))
     with pytest.raises(ValueError, match="time_limit must be a finite"):
         stress.check("alpha", ["sleep", "1000"], [], time_limit=-1.0)
+
+
+# --- Nothing the tester starts outlives it or its run -------------------------------------
+
+
+def _running(marker: str) -> list[str]:
+    lines = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
+    return [line for line in lines.splitlines() if marker in line]
+
+
+SLEEPER = "import sys, time; time.sleep(300)"
+
+
+def _leaving_program(tmp_path: Path, marker: str, how: str) -> list[str]:
+    """A correct alpha solution that leaves processes behind: a background child holding
+    its standard output open, or five forked children."""
+    script = tmp_path / f"{how}.py"
+    solution = str(PROGRAMS / "alpha_solution.py")
+    script.write_text(
+        "import os, subprocess, sys\n"
+        f"marker = {marker!r}\n"
+        f"if {how == 'fork'!r}:\n"
+        "    for _ in range(5):\n"
+        "        if os.fork() == 0:\n"
+        "            os.execv(sys.executable, [sys.executable, '-c', "
+        f"{SLEEPER!r}, marker])\n"
+        "else:\n"
+        f"    subprocess.Popen([sys.executable, '-c', {SLEEPER!r}, marker])\n"
+        f"os.execv(sys.executable, [sys.executable, '-S', {solution!r}])\n"
+    )
+    return [sys.executable, str(script)]
+
+
+@pytest.mark.parametrize("how", ["background", "fork"])
+def test_what_a_program_leaves_running_is_stopped_after_each_run(tmp_path: Path, how: str) -> None:
+    marker = f"perfectplay-test-{how}-{time.monotonic_ns()}"
+    command = _leaving_program(tmp_path, marker, how)
+    result = stress.run("alpha", command, cases=10, seed=3, jobs=2, time_limit=SLOW_MACHINE_LIMIT)
+    assert result.passed, result.report()
+    assert result.runs == 10
+    time.sleep(0.2)
+    assert _running(marker) == []
+
+
+def test_a_run_interrupted_while_it_waits_stops_its_program() -> None:
+    # Ctrl-C arriving while a run waits for its program (as during shrinking).
+    marker = f"perfectplay-test-interrupted-{time.monotonic_ns()}"
+    program_ = stress._Program([sys.executable, "-c", SLEEPER, marker], 60.0, "rust")
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            program_.execute(b"")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert _running(marker) == []
+    program_.kill_all()
+    with pytest.raises(stress._Stopped):  # no run starts once the program is stopped
+        program_.execute(b"")
+    assert _running(marker) == []
+
+
+def test_sigterm_stops_the_run_and_every_program_it_started() -> None:
+    command = program("final", "--bug", "loop-full")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "stress",
+            "final",
+            "--time-limit",
+            "60",
+            "--",
+            *command,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(3)  # the first runs are under way, stuck on full boards
+    assert process.poll() is None
+    process.terminate()
+    process.communicate(timeout=10)
+    assert process.returncode == 128 + signal.SIGTERM
+    time.sleep(0.2)
+    assert _running("final_solution.py --bug loop-full") == []
+
+
+@pytest.mark.parametrize("where", ["missing", "directory"])
+def test_save_is_checked_before_anything_runs(
+    tmp_path: Path, where: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran = tmp_path / "ran"
+    save = tmp_path / "missing" / "case.txt" if where == "missing" else tmp_path
+    command = ["sh", "-c", f"touch {ran}; echo 1"]
+    assert main(["stress", "alpha", "--cases", "3", "--save", str(save), "--", *command]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot save the failing input to {save}" in err
+    assert ("no directory" if where == "missing" else "not a regular file") in err
+    assert not ran.exists()

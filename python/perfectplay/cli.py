@@ -13,6 +13,7 @@ import json
 import math
 import os
 import secrets
+import signal
 import sys
 import threading
 import time
@@ -192,6 +193,11 @@ def run_stress(args: argparse.Namespace) -> int:
         rate = runs / seconds if seconds else 0.0
         print(f"\r{passed} cases passed, {rate:.1f} runs/s ", end="", file=sys.stderr, flush=True)
 
+    def terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)  # unwinds through the run, which stops its programs
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, terminate) if main_thread else None
     try:
         result = stress.run(
             args.problem,
@@ -217,6 +223,9 @@ def run_stress(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 2
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     if live:
         print(file=sys.stderr)
     print(result.report())

@@ -40,6 +40,7 @@ from typing import IO, Any
 
 from perfectplay import footholds, judge, tictactoe
 from perfectplay._backend import BACKEND
+from perfectplay._files import write_whole
 from perfectplay._pure import mnk as rules
 from perfectplay.errors import IllegalPosition
 
@@ -227,6 +228,7 @@ class _Program:
         self.backend = backend  # which perfectplay gives the expected answers
         self._live: set[subprocess.Popen[bytes]] = set()
         self._lock = threading.Lock()
+        self._stopped = False  # set by kill_all: no run starts after it
         self.seconds = 0.0  # wall time of every run, added up
 
     def start_check(self) -> None:
@@ -242,7 +244,9 @@ class _Program:
         process.wait()
 
     def kill_all(self) -> None:
+        """Kills every run under way, with all they started, and refuses new runs."""
         with self._lock:
+            self._stopped = True
             for process in self._live:
                 _kill(process)
 
@@ -255,10 +259,17 @@ class _Program:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            start_new_session=True,  # the time limit kills the program and all it started
+            start_new_session=True,  # its own process group: killed with all it started
         )
         with self._lock:
             self._live.add(process)
+            stopped = self._stopped
+        if stopped:  # kill_all ran while this one started
+            self._end(process)
+            for stream in (process.stdin, process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+            raise _Stopped
         out: list[bytes] = []
         err: list[bytes] = []
         over = threading.Event()
@@ -274,17 +285,26 @@ class _Program:
         try:
             status: int | None = process.wait(self.time_limit)
         except subprocess.TimeoutExpired:
-            _kill(process)
-            process.wait()
             status = None
-        finally:
-            with self._lock:
-                self._live.discard(process)
+        finally:  # a time-out, Ctrl-C, or a program that exited leaving children behind
+            self._end(process)
         with self._lock:
             self.seconds += time.monotonic() - started
         for reader in readers:
             reader.join(1.0)
         return status, b"".join(out), b"".join(err), over.is_set()
+
+    def _end(self, process: subprocess.Popen[bytes]) -> None:
+        """Kills the run's process group (the program, or what it left running after it
+        exited, which would also hold its output open), reaps it, forgets it."""
+        _kill(process)
+        process.wait()
+        with self._lock:
+            self._live.discard(process)
+
+
+class _Stopped(Exception):
+    """A run asked for after the program was stopped (Ctrl-C, or the end of the run)."""
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -576,6 +596,24 @@ class StressResult:
         return "\n".join(parts)
 
 
+def _check_save(save: str | os.PathLike[str]) -> None:
+    """Where a failing input will be saved must be writable before anything runs, so that a
+    failure found is never lost to a bad path."""
+    path = Path(save)
+    directory = path.parent
+    why = (
+        f"no directory {directory}"
+        if not directory.is_dir()
+        else f"{path} is not a regular file"
+        if path.exists() and not path.is_file()
+        else f"the directory {directory} is not writable"
+        if not os.access(directory, os.W_OK)
+        else None
+    )
+    if why is not None:
+        raise ValueError(f"cannot save the failing input to {path}: {why}")
+
+
 def _problem(problem: str) -> None:
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem {problem!r}; expected one of {', '.join(PROBLEMS)}")
@@ -641,6 +679,8 @@ def run(
     rows, cols = max_size
     if not (rows >= 1 and cols >= 1 and rows * cols <= 64):
         raise ValueError(f"max_size must be ROWSxCOLS with at most 64 cells, got {rows}x{cols}")
+    if save is not None:
+        _check_save(save)
     seed = secrets.randbelow(2**32) if seed is None else seed
     rng = random.Random(seed)
     program = _Program(command, time_limit, backend)
@@ -688,7 +728,8 @@ def run(
         if found is not None:
             found = _shrink(problem, found, program)
             if save is not None:
-                Path(save).write_text(found.input, encoding="utf-8")
+                text = found.input.encode()
+                write_whole(save, lambda file: file.write(text))
     finally:  # Ctrl-C included: no program is left running
         pool.shutdown(wait=False, cancel_futures=True)
         program.kill_all()
