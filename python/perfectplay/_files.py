@@ -42,7 +42,7 @@ def open_regular(path: str | os.PathLike[str]) -> io.BufferedReader:
         raise
 
 
-def write_whole(path: str | os.PathLike[str], write: Callable[[BinaryIO], None]) -> None:
+def write_whole(path: str | os.PathLike[str], write: Callable[[BinaryIO], object]) -> None:
     """Replaces ``path`` with what ``write`` writes to the file it is given: an unpredictable
     temporary file created exclusively beside ``path`` (no link or name planted there is
     followed), fsynced, renamed over ``path``, the directory fsynced; any failure (a full

@@ -728,8 +728,8 @@ def run(
         if found is not None:
             found = _shrink(problem, found, program)
             if save is not None:
-                text = found.input.encode()
-                write_whole(save, lambda file: file.write(text))
+                failing = found.input.encode()
+                write_whole(save, lambda file: file.write(failing))
     finally:  # Ctrl-C included: no program is left running
         pool.shutdown(wait=False, cancel_futures=True)
         program.kill_all()
