@@ -106,6 +106,7 @@ BUGS = [
     ("footholds", "vanished-ok", stress.WRONG),
     ("footholds", "crash-one-row", stress.CRASH),
     ("footholds", "loop-shared", stress.TIME),
+    ("footholds", "no-holes", stress.WRONG),
 ]
 
 
@@ -285,7 +286,8 @@ def test_unknown_problem_is_a_usage_error() -> None:
 
 
 def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
-    command = program("final", "--bug", "loop-full")
+    marker = f"perfectplay-test-ctrl-c-{time.monotonic_ns()}"  # apart from other tests' runs
+    command = program("final", "--bug", "loop-full", marker)
     process = subprocess.Popen(
         [
             sys.executable,
@@ -314,8 +316,7 @@ def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
     assert process.returncode == 130
     assert time.monotonic() - sent < 2
     time.sleep(0.2)
-    running = subprocess.run(["ps", "-ww", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "final_solution.py --bug loop-full" not in running
+    assert _running(marker) == []
 
 
 @pytest.mark.parametrize(
@@ -409,7 +410,8 @@ def test_a_run_interrupted_while_it_waits_stops_its_program() -> None:
 
 
 def test_sigterm_stops_the_run_and_every_program_it_started() -> None:
-    command = program("final", "--bug", "loop-full")
+    marker = f"perfectplay-test-sigterm-{time.monotonic_ns()}"  # apart from other tests' runs
+    command = program("final", "--bug", "loop-full", marker)
     process = subprocess.Popen(
         [
             sys.executable,
@@ -432,7 +434,7 @@ def test_sigterm_stops_the_run_and_every_program_it_started() -> None:
     process.communicate(timeout=10)
     assert process.returncode == 128 + signal.SIGTERM
     time.sleep(0.2)
-    assert _running("final_solution.py --bug loop-full") == []
+    assert _running(marker) == []
 
 
 @pytest.mark.parametrize("where", ["missing", "directory"])
@@ -447,3 +449,40 @@ def test_save_is_checked_before_anything_runs(
     assert f"cannot save the failing input to {save}" in err
     assert ("no directory" if where == "missing" else "not a regular file") in err
     assert not ran.exists()
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_footholds_failures_shrink_to_the_smallest_board(seed: int) -> None:
+    # Wrong on every board without holes: two cells are enough, whatever board failed first.
+    command = program("footholds", "--bug", "no-holes")
+    result = stress.run(
+        "footholds", command, cases=1000, seed=seed, time_limit=SLOW_MACHINE_LIMIT, jobs=2
+    )
+    assert result.failure is not None
+    ((board, _, _),) = result.failure.cases
+    assert len(board) * len(board[0]) == 2, result.report()
+
+
+def test_reports_teach(tmp_path: Path) -> None:
+    # Every move of the start beside the optimal line.
+    alpha = stress.run("alpha", program("alpha", "--bug", "parity"), cases=300, seed=5, jobs=2)
+    assert "best first:" in alpha.report()
+    # Final boards drawn as grids, naming both lines when there are two.
+    assert stress.explain("final", "xoxoxoxox").splitlines() == [
+        "the board:",
+        "    x o x",
+        "    o x o",
+        "    x o x",
+        "valid: a final position (x won); x has the diagonal from the top left and the "
+        "diagonal from the top right",
+    ]
+    assert stress.explain("final", "xxxooo...").endswith("x has the top row; o has the middle row")
+    # The whole standard error of a crash.
+    crash = tmp_path / "crash.py"
+    crash.write_text(
+        "import sys\nfor i in range(50):\n    print('line', i, file=sys.stderr)\nsys.exit(3)\n"
+    )
+    result = stress.run("alpha", [sys.executable, str(crash)], cases=5, seed=1, jobs=1)
+    report = result.report()
+    assert result.failure is not None and result.failure.kind == stress.CRASH
+    assert all(f"line {i}" in report for i in range(50))

@@ -51,6 +51,7 @@ PROBLEMS = ("tictactoe", "alpha", "final", "footholds")
 WRONG, CRASH, TIME, OUTPUT = "wrong answer", "crash", "time limit", "malformed output"
 _OUTPUT_CAP = 32 << 20  # bytes of standard output kept; a program printing more fails
 _ERROR_CAP = 8 << 10  # bytes of standard error kept for the report
+_RESTARTS = 8  # random games tried on each smaller board when shrinking footholds
 
 # A case: a tic-tac-toe board as 9 characters of ``x o .`` (row-major), or a footholds game
 # as (board rows of 0/1, aloc, bloc).
@@ -217,6 +218,7 @@ class Failure:
     actual: str
     detail: str
     case: int | None = None
+    stderr: str = ""  # the program's standard error (the first 8 KiB)
 
 
 class _Program:
@@ -343,8 +345,10 @@ def _compare(problem: str, cases: Sequence[Case], text: str, program: _Program) 
     expected = expected_lines(problem, cases, program.backend)
     status, out, err, over = program.execute(text.encode())
 
+    stderr = err.decode("utf-8", errors="replace")
+
     def failure(kind: str, detail: str, actual: str, case: int | None = None) -> Failure:
-        return Failure(kind, tuple(cases), text, "\n".join(expected), actual, detail, case)
+        return Failure(kind, tuple(cases), text, "\n".join(expected), actual, detail, case, stderr)
 
     stdout = out.decode("utf-8", errors="replace")
     if status is None:
@@ -352,7 +356,7 @@ def _compare(problem: str, cases: Sequence[Case], text: str, program: _Program) 
     if over:
         return failure(OUTPUT, f"printed more than {_OUTPUT_CAP >> 20} MiB", stdout[:2000])
     if status != 0:
-        tail = err.decode("utf-8", errors="replace").strip().splitlines()[-3:]
+        tail = stderr.strip().splitlines()[-3:]
         how = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
         return failure(CRASH, how + (": " + " | ".join(tail) if tail else ""), stdout)
     lines = [line.rstrip() for line in stdout.replace("\r\n", "\n").split("\n")]
@@ -464,7 +468,7 @@ def _simpler(problem: str, case: Case) -> Iterator[Case]:
 
 def _shrink(problem: str, failure: Failure, program: _Program) -> Failure:
     """The smallest input found that fails the same way: first fewer cases, then simpler ones,
-    until no single step keeps it failing."""
+    until no single step keeps it failing; for footholds, then fresh games on smaller boards."""
 
     def attempt(cases: Sequence[Case]) -> Failure | None:
         if not cases:
@@ -477,6 +481,39 @@ def _shrink(problem: str, failure: Failure, program: _Program) -> Failure:
         alone = attempt([best.cases[best.case]])
         if alone is not None:
             best = alone
+    best = _simplest(problem, best, attempt)
+    if problem == "footholds" and len(best.cases) == 1:
+        # One step at a time can stall on a big board (a row holding a piece is never
+        # dropped), so fresh random games on every smaller board are tried, smallest first.
+        board = best.cases[0][0]
+        area, side = len(board) * len(board[0]), max(len(board), len(board[0]))
+        sizes = sorted(
+            ((rows, cols) for rows in range(1, side + 1) for cols in range(1, side + 1)),
+            key=lambda size: (size[0] * size[1], size),
+        )
+        rng = random.Random(area)
+        for rows, cols in sizes:
+            if rows * cols >= area:
+                break
+            found = next(
+                (
+                    found
+                    for found in (
+                        attempt([_footholds_game(rng, rows, cols)]) for _ in range(_RESTARTS)
+                    )
+                    if found is not None
+                ),
+                None,
+            )
+            if found is not None:
+                return _simplest(problem, found, attempt)
+    return best
+
+
+def _simplest(
+    problem: str, best: Failure, attempt: Callable[[Sequence[Case]], Failure | None]
+) -> Failure:
+    """Fewer cases, then simpler ones, until no single step keeps the failure."""
     chunk = len(best.cases) // 2
     while chunk >= 1:  # remove runs of cases, halving the run length
         start, shrunk = 0, False
@@ -510,17 +547,62 @@ def _shrink(problem: str, failure: Failure, program: _Program) -> Failure:
 # --- The optimal line, drawn -----------------------------------------------------------------
 
 
+_TICTACTOE_LINES = {
+    "the top row": (0, 1, 2),
+    "the middle row": (3, 4, 5),
+    "the bottom row": (6, 7, 8),
+    "the left column": (0, 3, 6),
+    "the middle column": (1, 4, 7),
+    "the right column": (2, 5, 8),
+    "the diagonal from the top left": (0, 4, 8),
+    "the diagonal from the top right": (2, 4, 6),
+}
+
+
+def _lines(board: Board) -> list[str]:
+    """Each side's lines of three on a tic-tac-toe board, named."""
+    out = []
+    for mark in "xo":
+        named = [
+            name
+            for name, cells in _TICTACTOE_LINES.items()
+            if all(board[cell] == mark for cell in cells)
+        ]
+        if named:
+            out.append(f"{mark} has {' and '.join(named)}")
+    return out
+
+
+def _grid(board: Board) -> list[str]:
+    return ["    " + " ".join(board[row * 3 : row * 3 + 3]) for row in range(3)]
+
+
+def _ranked_moves(position: Any) -> str:
+    """Every move of a position, best first, with its value for the side making it."""
+    from perfectplay._play import rank
+
+    words = {1: "wins", 0: "draws", -1: "loses"}
+    return ", ".join(f"{move.move} {words[move.value]} in {move.plies}" for move in rank(position))
+
+
 def explain(problem: str, case: Case) -> str:
-    """For a game problem, the optimal line from the case drawn as boards; for ``final``,
-    why the board is or is not a valid final position."""
+    """For a game problem, every move of the start position with its value, then the optimal
+    line drawn as boards; for ``final``, the board as a grid and why it is or is not a valid
+    final position, naming every line of three."""
     if problem == "final":
         try:
             position = tictactoe.Position(case)
         except IllegalPosition as why:
-            return f"invalid: {why}"
-        if position.is_over:
-            return f"valid: a final position ({position._status_text()})"
-        return f"invalid: the game is not over ({position._status_text()})"
+            verdict = f"invalid: {why}"
+        else:
+            if position.is_over:
+                verdict = f"valid: a final position ({position._status_text()})"
+            else:
+                verdict = f"invalid: the game is not over ({position._status_text()})"
+        lines = _lines(case)
+        if lines:
+            verdict += "; " + "; ".join(lines)
+        return "\n".join(["the board:", *_grid(case), verdict])
     start: Any
     if problem == "footholds":
         board, a, b = case
@@ -535,7 +617,10 @@ def explain(problem: str, case: Case) -> str:
         mover = position.to_move
         position = position.play(move)
         frames.append((f"{ply}. {mover} {move}", position))
-    lines = [f"optimal line: {outcome} in {solution.plies} plies"]
+    lines = []
+    if not start.is_over:
+        lines.append(f"every move of {start.to_move}, best first: {_ranked_moves(start)}")
+    lines.append(f"optimal line: {outcome} in {solution.plies} plies")
     for title, frame in frames:
         lines.append(f"  {title}")
         lines.extend("    " + row for row in str(frame).splitlines())
@@ -589,6 +674,8 @@ class StressResult:
             failure.actual.rstrip("\n") if failure.actual.strip() else "(nothing)",
             f"why: {failure.detail}",
         ]
+        if failure.stderr.strip():
+            parts += ["standard error:", failure.stderr.rstrip("\n")]
         index = failure.case if failure.case is not None else 0
         if failure.cases:
             parts.append(explain(self.problem, failure.cases[index]))

@@ -4,7 +4,8 @@ form.
 
 ``--bug loser-minimises``: the losing side also hurries. ``--bug vanished-ok``: forgets that a
 player whose cell has disappeared has lost. ``--bug crash-one-row``: crashes on a board of one
-row. ``--bug loop-shared``: never ends when both pieces start on one cell.
+row. ``--bug loop-shared``: never ends when both pieces start on one cell. ``--bug
+no-holes``: a wrong shortcut for boards without holes (of two cells or more).
 """
 
 import json
@@ -40,6 +41,8 @@ def play(board, me, you):
 def solution(board, aloc, bloc):
     if BUG == "crash-one-row" and len(board) == 1:
         raise IndexError("one row")
+    if BUG == "no-holes" and len(board) * len(board[0]) > 1 and all(map(all, board)):
+        return 0
     if BUG == "loop-shared" and list(aloc) == list(bloc):
         while True:
             pass
