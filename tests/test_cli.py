@@ -177,6 +177,30 @@ def test_label_bad_files_are_one_line(tmp_path: Path, content: bytes, words: str
     assert "Traceback" not in result.stderr
 
 
+def test_label_refuses_a_huge_npy_header_unread_even_with_little_memory(tmp_path: Path) -> None:
+    boards = tmp_path / "boards.npy"
+    header = b"{'descr': '|u1', 'fortran_order': False, 'shape': (1, 3, 3), }"
+    boards.write_bytes(b"\x93NUMPY\x03\x00" + (2**32 - 1).to_bytes(4, "little") + header)
+    command = [sys.executable, "-m", "perfectplay", "label", "mnk", str(boards), "--k", "3"]
+    result = subprocess.run(
+        ["prlimit", "--as=3000000000", *command, "-o", str(tmp_path / "x.npz")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "its header claims 4,294,967,295 bytes" in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_an_error_without_a_message_still_says_what_happened() -> None:
+    from perfectplay.cli import _error_text
+
+    assert _error_text(MemoryError()) == "not enough memory"
+    assert _error_text(MemoryError("a 9 GB column")) == "a 9 GB column"
+    assert _error_text(EOFError()) == "EOFError"
+
+
 def test_version_is_the_package_version() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "perfectplay", "--version"], capture_output=True, text=True

@@ -31,6 +31,16 @@ from perfectplay.judge import FORMATS, InputError, Options, numbered
 __all__ = ["main"]
 
 
+_NPY_HEADER_MOST = 10_000  # numpy's own limit for headers it trusts (np.load's max_header_size)
+
+
+def _error_text(error: BaseException) -> str:
+    """An error's message, never empty (a MemoryError often has none)."""
+    if str(error):
+        return str(error)
+    return "not enough memory" if isinstance(error, MemoryError) else type(error).__name__
+
+
 def _one_line(message: str, most: int = 300) -> str:
     """A message as one line of at most ``most`` characters."""
     message = " ".join(message.split())
@@ -97,7 +107,7 @@ def run_mnk(args: argparse.Namespace) -> int:
                 raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
             solution = api.solve(args.board, args.k, **limits)
     except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
-        print(f"perfectplay mnk: {_one_line(str(error))}", file=sys.stderr)
+        print(f"perfectplay mnk: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
     finally:
         stop.set()
@@ -129,9 +139,19 @@ def run_label(args: argparse.Namespace) -> int:
     def load(path: str, what: str) -> Any:
         try:
             with open_regular(path) as file:
+                # numpy reads a header of whatever length the file claims (up to 4 GiB) before
+                # judging it; boards' headers are short, so a long one is refused unread.
+                version = np.lib.format.read_magic(file)
+                length = int.from_bytes(file.read(2 if version == (1, 0) else 4), "little")
+                if length > _NPY_HEADER_MOST:
+                    raise ValueError(
+                        f"its header claims {length:,} bytes; an array of boards needs at most "
+                        f"{_NPY_HEADER_MOST:,}"
+                    )
+                file.seek(0)
                 return np.load(file, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as error:
-            raise InputError(0, f"cannot read {what} {path}: {error}") from None
+        except (OSError, ValueError, EOFError, MemoryError) as error:
+            raise InputError(0, f"cannot read {what} {path}: {_error_text(error)}") from None
 
     try:
         boards = load(args.boards, "boards")
@@ -155,7 +175,7 @@ def run_label(args: argparse.Namespace) -> int:
         print(f"{name}: {_one_line(str(error).removeprefix('line 0: '))}", file=sys.stderr)
         return 1
     except (ValueError, TypeError, MemoryError, SearchLimitExceeded, OSError) as error:
-        print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
+        print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
     statuses = np.bincount(result.status, minlength=3)
     print(
@@ -273,7 +293,7 @@ def run_tablebase(args: argparse.Namespace) -> int:
             return 0
         solution = table.solve(args.board)
     except (ValueError, TypeError, OSError, MemoryError) as error:
-        print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
+        print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
     _print_solution(solution)
     return 0
@@ -458,7 +478,7 @@ def run_serve(args: argparse.Namespace) -> int:
             **limits,
         )
     except (ValueError, OSError) as error:
-        print(f"perfectplay serve: {_one_line(str(error))}", file=sys.stderr)
+        print(f"perfectplay serve: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
     return 0
 
@@ -481,7 +501,7 @@ def run_play(args: argparse.Namespace) -> int:
             node_limit=args.node_limit,
         )
     except (ValueError, TypeError) as error:
-        print(f"perfectplay play: {_one_line(str(error))}", file=sys.stderr)
+        print(f"perfectplay play: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
 
 
@@ -527,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal bad_lines
         bad_lines += 1
         sys.stdout.flush()
-        print(f"{name}: {_one_line(str(error))}", file=sys.stderr, flush=True)
+        print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr, flush=True)
 
     options = Options(
         args.backend,
@@ -552,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except InputError as error:
         sys.stdout.flush()
-        print(f"{name}: {_one_line(str(error))}", file=sys.stderr)
+        print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
     except ImportError as error:
         print(f"{name}: {error}", file=sys.stderr)
