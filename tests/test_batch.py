@@ -268,3 +268,52 @@ def test_progress_bar_on_standard_error(capfd: pytest.CaptureFixture[str]) -> No
     assert "4x4 k=4" in err and "positions" in err and "100%" in err
     implementation("mnk", "python").batch_solve(boards[:20], 4, progress=True)
     assert "20/20" in capfd.readouterr().err
+
+
+BROADCAST_ROWS = 5 * 10**7
+
+
+def _broadcast_batches() -> dict[str, Any]:
+    from perfectplay import connect4, footholds, mnk, tablebase, tictactoe
+
+    n = BROADCAST_ROWS
+    table = tablebase.build(3, 3, 3)
+    return {
+        "tictactoe": lambda: tictactoe.batch_solve(
+            np.broadcast_to(np.zeros(9, np.uint8), (n, 9)), moves=True
+        ),
+        "mnk": lambda: mnk.batch_solve(np.broadcast_to(np.zeros((4, 4), np.int64), (n, 4, 4)), 4),
+        "footholds": lambda: footholds.batch_solve(
+            np.broadcast_to(np.ones((3, 3), np.uint8), (n, 3, 3)),
+            alocs=np.broadcast_to(np.array([0, 0]), (n, 2)),
+            blocs=np.broadcast_to(np.array([2, 2]), (n, 2)),
+        ),
+        "connect4": lambda: connect4.batch_solve(
+            np.broadcast_to(np.zeros((4, 4), np.uint8), (n, 4, 4))
+        ),
+        "tablebase": lambda: table.batch_solve(
+            np.broadcast_to(np.zeros((3, 3), np.uint8), (n, 3, 3)), moves=True
+        ),
+    }
+
+
+@pytest.mark.compiled
+@pytest.mark.usefixtures("sigint_handled")
+@pytest.mark.parametrize("game", ["tictactoe", "mnk", "footholds", "connect4", "tablebase"])
+def test_ctrl_c_stops_a_broadcast_batch_within_a_second(game: str) -> None:
+    # Fifty million equal rows of a stride-0 array: reading and de-duplicating them takes
+    # seconds, and Ctrl-C must be seen there too (no copy before the core, no unwatched loop).
+    import _thread
+    import threading
+    import time
+
+    batch = _broadcast_batches()[game]
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            batch()
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 1.3

@@ -247,9 +247,9 @@ class Tablebase:
     def _codes(
         self, boards: Any, errors: str
     ) -> tuple[npt.NDArray[np.uint8], dict[int, Exception]]:
-        """(N, cells) uint8 codes of a batch, and the rows found bad while reading them. Codes
-        out of 0..2 become 3, which the core marks bad; a C-ordered uint8 array is used in
-        place."""
+        """The batch as an (N, rows, cols) integer array, and the rows found bad while reading
+        a sequence. An array is used as it is, strided or broadcast (the core reads it in
+        place, marking codes out of 0..2 bad): a copy here would not stop at Ctrl-C."""
         bad: dict[int, Exception] = {}
         if isinstance(boards, np.ndarray):
             if boards.dtype.kind not in "iu":
@@ -259,10 +259,7 @@ class Tablebase:
                     f"boards must have shape (N, {self.rows}, {self.cols}) for this tablebase, "
                     f"got {boards.shape}"
                 )
-            flat = boards.reshape(len(boards), self.cells)
-            if flat.dtype == np.uint8:
-                return np.ascontiguousarray(flat), bad
-            return np.where((flat < 0) | (flat > 2), 3, flat).astype(np.uint8), bad
+            return boards, bad
         if not isinstance(boards, Sequence) or isinstance(boards, (str, bytes)):
             raise TypeError(
                 f"boards must be a numpy array or a sequence, not {type(boards).__name__}"
@@ -281,7 +278,7 @@ class Tablebase:
                 bad[row] = error
                 if errors == "raise":
                     break
-        return codes, bad
+        return codes.reshape(len(codes), self.rows, self.cols), bad
 
     def batch_solve(
         self,
@@ -319,9 +316,8 @@ class Tablebase:
         """The label columns of a batch: bad rows raise (``errors="raise"``, the first one,
         naming its row) or hold the sentinels of a failed row."""
         codes, bad = self._codes(boards, errors)
-        boards_array = codes.reshape(len(codes), self.rows, self.cols)
         columns = list(
-            _core().label_rows(self.data, self.rows, self.cols, self.k, boards_array, **options)
+            _core().label_rows(self.data, self.rows, self.cols, self.k, codes, **options)
         )
         value, plies, best_move, best_mask, status, move_value, move_plies = columns
         status[list(bad)] = BatchSolution.BAD
@@ -341,11 +337,11 @@ class Tablebase:
 
     def _row_error(self, boards: Any, codes: npt.NDArray[np.uint8], row: int) -> Exception:
         """Why a row failed in the core: a code out of 0..2, or a board no game reaches."""
-        if (codes[row] > 2).any():
-            flat = np.asarray(boards).reshape(len(codes), self.cells)[row].tolist()
-            value = next(v for v in flat if not 0 <= v <= 2)
+        flat = codes[row].reshape(-1).tolist()
+        value = next((v for v in flat if not 0 <= v <= 2), None)
+        if value is not None:
             return ValueError(f"cell value {value} is not 0, 1 or 2")
-        return self._why_illegal(codes[row])
+        return self._why_illegal(np.array(flat, dtype=np.uint8))
 
     def _why_illegal(self, codes: npt.NDArray[np.uint8]) -> Exception:
         board = codes.reshape(self.rows, self.cols)

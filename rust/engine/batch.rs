@@ -32,7 +32,7 @@ pub fn run<T, S>(
     solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync,
     cells_left: impl Fn(&T) -> u32,
     columns: &mut Columns,
-    monitor: impl FnMut(usize, usize) -> bool,
+    mut monitor: impl FnMut(usize, usize) -> bool,
 ) -> Result<Vec<(usize, Error)>>
 where
     T: Hash + Eq + Sync,
@@ -51,7 +51,12 @@ where
         .try_reserve_exact(rows.len())
         .map_err(out_of_memory)?;
     let mut same_as: Vec<usize> = zeroed(rows.len())?;
+    // Before and after the pool the work is per row: Ctrl-C is looked for every so many rows.
+    let mut stopped = |index: usize| index % LOOK_EVERY == 0 && monitor(0, rows.len());
     for (index, row) in rows.iter().enumerate() {
+        if stopped(index) {
+            return Err(Error::Stopped(Stop::Interrupted));
+        }
         same_as[index] = match row {
             Some(row) => *first_of.entry(row).or_insert_with(|| {
                 unique.push(index);
@@ -61,7 +66,9 @@ where
         };
     }
     drop(first_of);
-    unique.sort_by_key(|&index| rows[index].as_ref().map_or(0, &cells_left));
+    let unique = by_cells_left(&unique, |index| {
+        rows[index].as_ref().map_or(0, &cells_left) as usize
+    })?;
     let total = unique.len();
     // Small pieces keep the workers evenly busy; a piece per row for small batches.
     let per = (total / (pool::cpus() * 32)).clamp(1, 64);
@@ -94,7 +101,7 @@ where
             }
             piece.len()
         },
-        monitor,
+        &mut monitor,
     )?;
     let mut failed: Vec<(usize, Error)> = Vec::new();
     for (_, errors) in states {
@@ -114,6 +121,9 @@ where
     let first_failure: HashMap<usize, Error> = failed.into_iter().collect();
     let mut failed_rows = Vec::new();
     for (index, &first) in same_as.iter().enumerate() {
+        if index % LOOK_EVERY == 0 && monitor(total, total) {
+            return Err(Error::Stopped(Stop::Interrupted));
+        }
         if first != usize::MAX && first != index {
             columns.copy_row(first, index);
         }
@@ -122,6 +132,31 @@ where
         }
     }
     Ok(failed_rows)
+}
+
+/// Rows handled between two looks for Ctrl-C outside the pool.
+const LOOK_EVERY: usize = 1 << 16;
+
+/// `indices` ordered by `key` (cells left: a few dozen values), stably, in linear time.
+fn by_cells_left(indices: &[usize], key: impl Fn(usize) -> usize) -> Result<Vec<usize>> {
+    let mut starts = vec![0usize; 1];
+    for &index in indices {
+        let key = key(index);
+        if key + 1 >= starts.len() {
+            starts.resize(key + 2, 0);
+        }
+        starts[key + 1] += 1;
+    }
+    for key in 1..starts.len() {
+        starts[key] += starts[key - 1];
+    }
+    let mut sorted: Vec<usize> = zeroed(indices.len())?;
+    for &index in indices {
+        let slot = &mut starts[key(index)];
+        sorted[*slot] = index;
+        *slot += 1;
+    }
+    Ok(sorted)
 }
 
 #[cfg(test)]

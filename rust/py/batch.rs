@@ -8,6 +8,8 @@ use crate::engine::columns::{Columns, Wanted};
 use crate::engine::error::Error;
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool;
+use crate::input::rows::RowsOf;
+use crate::py::arrays::Reader;
 use crate::py::convert::{err, int_arg, is_main_thread, type_name, with_row};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -185,6 +187,48 @@ impl<T> Parsed<T> {
             }
         }
     }
+}
+
+/// Reads every row of an array batch without the GIL: `read(cells)` makes a row's value from
+/// its `width` cell values, or says why it has none. Ctrl-C (on the main thread) is looked for
+/// every 65,536 rows, so a batch of a hundred million rows stops within a second.
+pub fn read_rows<T: Send>(
+    py: Python<'_>,
+    reader: &Reader,
+    width: usize,
+    mut read: impl FnMut(&[i64]) -> crate::engine::error::Result<T> + Send,
+) -> PyResult<Parsed<T>> {
+    let main_thread = is_main_thread(py)?;
+    let read = py.detach(move || {
+        let mut first_bad = None;
+        let mut rows = Vec::new();
+        rows.try_reserve_exact(reader.len())
+            .map_err(|_| OutOfMemory {
+                bytes: reader.len().saturating_mul(size_of::<Option<T>>()),
+            })
+            .map_err(|failure| err(Error::OutOfMemory(failure)))?;
+        let mut cells = vec![0i64; width];
+        for row in 0..reader.len() {
+            if main_thread && row % (1 << 16) == 0 {
+                #[allow(clippy::redundant_closure_for_method_calls)] // lifetimes: not a path
+                Python::attach(|py| py.check_signals())?;
+            }
+            reader.read(row, &mut cells);
+            match read(&cells) {
+                Ok(value) => rows.push(Some(value)),
+                Err(error) => {
+                    first_bad.get_or_insert((row, error));
+                    rows.push(None);
+                }
+            }
+        }
+        Ok::<_, PyErr>((rows, first_bad))
+    });
+    let (rows, first_bad) = read?;
+    Ok(Parsed {
+        rows,
+        first_bad: first_bad.map(|(row, error)| (row, err(error))),
+    })
 }
 
 /// Runs `work` without the GIL. `work` gets a monitor `(done, total) -> stop?` to call now and

@@ -2,14 +2,12 @@
 
 use crate::engine::driver::{self, AsGiven, Game, Player};
 use crate::engine::error::{Error, Result as CoreResult};
-use crate::engine::memory::OutOfMemory;
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{self as game, Position, Shape};
-use crate::input::rows::RowsOf;
 use crate::py::arrays::Boards;
 use crate::py::batch::{
-    OnError, Parsed, RandomArgs, detached, errors_arg, sequence_items, shaped, solve_batch,
-    threads_arg,
+    OnError, Parsed, RandomArgs, detached, errors_arg, read_rows, sequence_items, shaped,
+    solve_batch, threads_arg,
 };
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
@@ -304,35 +302,10 @@ fn read_positions(
             }
         }
         let shape = Shape::new(width, height).map_err(err)?;
-        let reader = array.reader();
-        let read = py.detach(|| {
-            let mut first_bad = None;
-            let mut rows = Vec::new();
-            rows.try_reserve_exact(reader.len())
-                .map_err(|_| OutOfMemory {
-                    bytes: reader.len().saturating_mul(size_of::<Option<Position>>()),
-                })?;
-            let mut cells = vec![0i64; shape.cells as usize];
-            let mut codes = vec![0u8; shape.cells as usize];
-            for row in 0..reader.len() {
-                reader.read(row, &mut cells);
-                let position =
-                    codes_from(&cells, &mut codes).and_then(|()| game::from_cells(&shape, &codes));
-                match position {
-                    Ok(position) => rows.push(Some(position)),
-                    Err(error) => {
-                        first_bad.get_or_insert((row, error));
-                        rows.push(None);
-                    }
-                }
-            }
-            Ok::<_, OutOfMemory>((rows, first_bad))
-        });
-        let (rows, first_bad) = read.map_err(|failure| err(Error::OutOfMemory(failure)))?;
-        let parsed = Parsed {
-            rows,
-            first_bad: first_bad.map(|(row, error)| (row, err(error))),
-        };
+        let mut codes = vec![0u8; shape.cells as usize];
+        let parsed = read_rows(py, &array.reader(), shape.cells as usize, |cells| {
+            codes_from(cells, &mut codes).and_then(|()| game::from_cells(&shape, &codes))
+        })?;
         return Ok((parsed, Some(shape)));
     }
     let items = sequence_items(positions, "positions")?;

@@ -252,6 +252,7 @@ fn batch_solve<'py>(
     let mut shape = None;
     for row in 0..count {
         if row % (1 << 16) == 0 {
+            py.detach(|| ()); // other Python threads run now and then during a long read
             py.check_signals()?;
         }
         let board = match &shared {

@@ -1,14 +1,12 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
 use crate::engine::error::Error;
-use crate::engine::memory::OutOfMemory;
 use crate::games::mnk::{self as game, Board, Query, TableUse, search};
 use crate::input::grid::Grid;
-use crate::input::rows::RowsOf;
 use crate::py::arrays::Boards;
 use crate::py::batch::{
-    OnError, Parsed, RandomArgs, detached, errors_arg, sequence_items, shaped, solve_batch,
-    threads_arg,
+    OnError, Parsed, RandomArgs, detached, errors_arg, read_rows, sequence_items, shaped,
+    solve_batch, threads_arg,
 };
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
@@ -265,37 +263,12 @@ fn read_boards(
             return Err(PyValueError::new_err("board is empty"));
         }
         let engine = search::engine(rows, cols, k).map_err(err)?;
-        let reader = array.reader();
         let geometry = &engine.geometry;
-        let read = py.detach(|| {
-            let mut first_bad = None;
-            let mut parsed = Vec::new();
-            parsed
-                .try_reserve_exact(reader.len())
-                .map_err(|_| OutOfMemory {
-                    bytes: reader.len().saturating_mul(size_of::<Option<Board>>()),
-                })?;
-            let mut cells = vec![0i64; rows * cols];
-            for row in 0..reader.len() {
-                reader.read(row, &mut cells);
-                let board = board_of_codes(&cells).and_then(|board| {
-                    board.status(geometry)?;
-                    Ok(board)
-                });
-                if let Err(error) = &board
-                    && first_bad.is_none()
-                {
-                    first_bad = Some((row, error.clone()));
-                }
-                parsed.push(board.ok());
-            }
-            Ok::<_, OutOfMemory>((parsed, first_bad))
-        });
-        let (parsed, first_bad) = read.map_err(|failure| err(Error::OutOfMemory(failure)))?;
-        let parsed = Parsed {
-            rows: parsed,
-            first_bad: first_bad.map(|(row, error)| (row, err(error))),
-        };
+        let parsed = read_rows(py, &array.reader(), rows * cols, |cells| {
+            let board = board_of_codes(cells)?;
+            board.status(geometry)?;
+            Ok(board)
+        })?;
         return Ok((parsed, Some((engine, rows, cols))));
     }
     let items = sequence_items(boards, "boards")?;
