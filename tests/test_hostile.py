@@ -179,6 +179,24 @@ def test_hostile_arguments_fuzzed_on_both_backends() -> None:
     assert "both backends agree" in result.stdout
 
 
+@pytest.mark.parametrize("backend", BACKENDS_UNDER_TEST)
+def test_hostile_files_threads_and_programs_fuzzed(backend: str) -> None:
+    """The second fuzz target in a subprocess: damaged and forged tablebases, damaged .npy
+    inputs, racing threads, hostile programs under test (see tests/fuzz_files.py)."""
+    examples = os.environ.get("PERFECTPLAY_FUZZ_EXAMPLES", "400")
+    if backend == "python":  # the twin checks each loaded table slowly
+        examples = str(max(int(examples) // 10, 20))
+    result = subprocess.run(
+        [sys.executable, str(HERE / "fuzz_files.py"), "--examples", examples],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PERFECTPLAY_BACKEND": backend},
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert f"on the {backend} backend: files, threads and programs held" in result.stdout
+
+
 def run_cli(command: str, stdin: bytes, backend: str) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG="C", LC_ALL="C")  # a C locale: stdin is still read as UTF-8

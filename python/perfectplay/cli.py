@@ -150,7 +150,7 @@ def run_label(args: argparse.Namespace) -> int:
                     )
                 file.seek(0)
                 return np.load(file, allow_pickle=False)
-        except (OSError, ValueError, EOFError, MemoryError) as error:
+        except Exception as error:  # numpy's header parser raises its tokenizer's errors too
             raise InputError(0, f"cannot read {what} {path}: {_error_text(error)}") from None
 
     try:
