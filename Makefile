@@ -48,8 +48,9 @@ test:  ## both backends, warnings are errors
 test-python:  ## the API tests on the pure twin only
 	PERFECTPLAY_BACKEND=python $(PYTHON) -m pytest
 
-fuzz:  ## the hostile-argument fuzz target, longer than in the test run
+fuzz:  ## both fuzz targets (arguments; files, threads, programs), longer than in the test run
 	$(PYTHON) tests/fuzz_arguments.py --examples 5000
+	$(PYTHON) tests/fuzz_files.py --examples 2000
 
 bench:
 	$(PYTHON) -m pytest benches/test_bench_tictactoe.py benches/test_bench_mnk.py benches/test_bench_footholds.py -n 0 -W ignore --benchmark-columns=median,iqr,rounds
