@@ -486,3 +486,16 @@ def test_reports_teach(tmp_path: Path) -> None:
     report = result.report()
     assert result.failure is not None and result.failure.kind == stress.CRASH
     assert all(f"line {i}" in report for i in range(50))
+
+
+def test_check_reads_its_cases_or_says_which_is_wrong() -> None:
+    echo_d = [sys.executable, "-c", "print('D')"]
+    assert stress.check("alpha", echo_d, ["x../.../..."]) is None  # read, and D is right
+    with pytest.raises(ValueError, match=r"case 0: 'xx' is not a tic-tac-toe board"):
+        stress.check("alpha", echo_d, ["xx"])
+    with pytest.raises(ValueError, match=r"case 0: 'xxx/ooo/\.\.\.' is not an input of alpha"):
+        stress.check("alpha", echo_d, ["xxx/ooo/..."])
+    with pytest.raises(ValueError, match="alpha reads one case a run, not 2"):
+        stress.check("alpha", echo_d, ["x........", "........."])
+    with pytest.raises(ValueError, match=r"case 1: .* is not a footholds game.*off the 1x2"):
+        stress.check("footholds", echo_d, [([[1, 1]], (0, 0), (0, 1)), ([[1, 1]], (0, 0), (0, 5))])

@@ -411,8 +411,46 @@ def check(
     _problem(problem)
     _check_command(command)
     _check_seconds("time_limit", time_limit)
+    cases = [_read_case(problem, index, case) for index, case in enumerate(cases)]
+    if problem == "alpha" and len(cases) != 1:
+        raise ValueError(f"alpha reads one case a run, not {len(cases)}")
     program = _Program(command, time_limit, backend)
-    return _compare(problem, cases, render(problem, cases), program)
+    try:
+        return _compare(problem, cases, render(problem, cases), program)
+    finally:
+        program.kill_all()
+
+
+def _read_case(problem: str, index: int, case: Case) -> Case:
+    """A case as the generators make it: a tic-tac-toe board as 9 cells of ``x o .`` (rows may
+    be split by ``/``), a footholds game as (board rows of 0/1, aloc, bloc)."""
+    if problem != "footholds":
+        cells = case.replace("/", "") if isinstance(case, str) else None
+        if cells is None or len(cells) != 9 or set(cells) - set("xo."):
+            raise ValueError(
+                f"case {index}: {case!r} is not a tic-tac-toe board: 9 cells of x, o and . "
+                "(rows may be split by /)"
+            )
+        if not _valid(problem, cells):
+            wanted = (
+                "a game still going on" if problem == "alpha" else "a board that arises in play"
+            )
+            raise ValueError(f"case {index}: {case!r} is not an input of {problem}: {wanted}")
+        return cells
+    try:
+        board, a, b = case
+        game = (
+            tuple(tuple(int(cell) for cell in row) for row in board),
+            (int(a[0]), int(a[1])),
+            (int(b[0]), int(b[1])),
+        )
+        footholds.Position([list(row) for row in game[0]], game[1], game[2])
+    except (ValueError, TypeError) as error:
+        raise ValueError(
+            f"case {index}: {case!r} is not a footholds game (board rows of 0/1, aloc, bloc): "
+            f"{error}"
+        ) from None
+    return game
 
 
 # --- Shrinking -------------------------------------------------------------------------------
