@@ -183,7 +183,8 @@ def test_hostile_arguments_fuzzed_on_both_backends() -> None:
 def test_hostile_files_threads_and_programs_fuzzed(backend: str) -> None:
     """The second fuzz target in a subprocess: damaged and forged tablebases, damaged .npy
     inputs, racing threads, hostile programs under test (see tests/fuzz_files.py)."""
-    examples = os.environ.get("PERFECTPLAY_FUZZ_EXAMPLES", "400")
+    # A quarter of the argument target's examples: each one writes files or starts programs.
+    examples = str(max(int(os.environ.get("PERFECTPLAY_FUZZ_EXAMPLES", "400")) // 4, 20))
     if backend == "python":  # the twin checks each loaded table slowly
         examples = str(max(int(examples) // 10, 20))
     result = subprocess.run(
