@@ -285,23 +285,13 @@ def test_unknown_problem_is_a_usage_error() -> None:
         stress.run("chess", ["true"])
 
 
-def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
-    marker = f"perfectplay-test-ctrl-c-{time.monotonic_ns()}"  # apart from other tests' runs
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_signal_stops_the_run_and_every_program_it_started(signum: int) -> None:
+    marker = f"perfectplay-test-{signum}-{time.monotonic_ns()}"  # apart from other tests' runs
     command = program("final", "--bug", "loop-full", marker)
+    stress_command = ["stress", "final", "--seed", "1", "--time-limit", "60", "--", *command]
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "perfectplay",
-            "stress",
-            "final",
-            "--seed",
-            "1",
-            "--time-limit",
-            "60",
-            "--",
-            *command,
-        ],
+        [sys.executable, "-m", "perfectplay", *stress_command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -310,10 +300,10 @@ def test_ctrl_c_stops_the_run_and_every_program_it_started() -> None:
     )
     time.sleep(3)  # the first runs are under way, stuck on full boards
     assert process.poll() is None
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     sent = time.monotonic()
     process.communicate(timeout=10)
-    assert process.returncode == 130
+    assert process.returncode == 128 + signum
     assert time.monotonic() - sent < 2
     time.sleep(0.2)
     assert _running(marker) == []
@@ -406,34 +396,6 @@ def test_a_run_interrupted_while_it_waits_stops_its_program() -> None:
     program_.kill_all()
     with pytest.raises(stress._Stopped):  # no run starts once the program is stopped
         program_.execute(b"")
-    assert _running(marker) == []
-
-
-def test_sigterm_stops_the_run_and_every_program_it_started() -> None:
-    marker = f"perfectplay-test-sigterm-{time.monotonic_ns()}"  # apart from other tests' runs
-    command = program("final", "--bug", "loop-full", marker)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "perfectplay",
-            "stress",
-            "final",
-            "--time-limit",
-            "60",
-            "--",
-            *command,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    time.sleep(3)  # the first runs are under way, stuck on full boards
-    assert process.poll() is None
-    process.terminate()
-    process.communicate(timeout=10)
-    assert process.returncode == 128 + signal.SIGTERM
-    time.sleep(0.2)
     assert _running(marker) == []
 
 

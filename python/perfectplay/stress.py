@@ -533,18 +533,10 @@ def _shrink(problem: str, failure: Failure, program: _Program) -> Failure:
         for rows, cols in sizes:
             if rows * cols >= area:
                 break
-            found = next(
-                (
-                    found
-                    for found in (
-                        attempt([_footholds_game(rng, rows, cols)]) for _ in range(_RESTARTS)
-                    )
-                    if found is not None
-                ),
-                None,
-            )
-            if found is not None:
-                return _simplest(problem, found, attempt)
+            for _ in range(_RESTARTS):
+                found = attempt([_footholds_game(rng, rows, cols)])
+                if found is not None:
+                    return _simplest(problem, found, attempt)
     return best
 
 

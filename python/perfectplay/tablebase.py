@@ -19,12 +19,13 @@ sample of entries against the rules, so a damaged, foreign or rewritten file is 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import tempfile
 import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -127,14 +128,20 @@ class Tablebase:
             if self._checked:
                 return
             data = self._read(self._stored) if self._stored is not None else self._data
-            try:
+            with self._naming_the_file():
                 _core().check_sample(data, self.rows, self.cols, self.k, _SAMPLES)
-            except ValueError as error:
-                where = f"{self.path}: " if self.path else ""
-                raise ValueError(f"{where}{error}") from None
             data = data.view()
             data.flags.writeable = False  # answers must not change under the checks
             self._data, self._checked = data, True
+
+    @contextlib.contextmanager
+    def _naming_the_file(self) -> Iterator[None]:
+        """A check's ``ValueError`` with the table's file named first, if it has one."""
+        try:
+            yield
+        except ValueError as error:
+            where = f"{self.path}: " if self.path else ""
+            raise ValueError(f"{where}{error}") from None
 
     def _read(self, stored: _Stored) -> npt.NDArray[np.uint8]:
         """The entries of a loaded table, copied into memory: a file truncated or rewritten
@@ -180,13 +187,10 @@ class Tablebase:
         deep = flag(deep, "deep")
         self._check()
         if deep:
-            try:
+            with self._naming_the_file():
                 _core().check_all(
                     self._data, self.rows, self.cols, self.k, threads=threads, progress=progress
                 )
-            except ValueError as error:
-                where = f"{self.path}: " if self.path else ""
-                raise ValueError(f"{where}{error}") from None
 
     def _ready(self, k: Any = None) -> None:
         if k is not None and args.int_arg(k, "k") != self.k:
