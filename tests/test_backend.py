@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
 import subprocess
 import sys
+
+import pytest
 
 import perfectplay
 from perfectplay import _backend
@@ -86,3 +90,19 @@ def test_both_backends_offer_the_same_functions() -> None:
         assert rust == public
         python = _backend.implementation(game, "python")
         assert all(callable(getattr(python, name)) for name in public)
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("module", ["tictactoe", "mnk", "connect4", "footholds", "tablebase"])
+def test_the_core_takes_the_twins_arguments(module: str) -> None:
+    # The core's stubs re-export the twin's signatures, so a type checker reads the twin's: each
+    # compiled function must take the same parameters, of the same kinds, with the same defaults.
+    core = importlib.import_module(f"perfectplay._core.{module}")
+    twin = importlib.import_module(f"perfectplay._pure.{module}")
+    assert sorted(core.__all__) == sorted(twin.__all__)
+    for name in twin.__all__:
+        compiled = inspect.signature(getattr(core, name)).parameters.values()
+        pure = inspect.signature(getattr(twin, name)).parameters.values()
+        assert [(p.name, p.kind, p.default) for p in compiled] == [
+            (p.name, p.kind, p.default) for p in pure
+        ], f"{module}.{name}"

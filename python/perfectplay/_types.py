@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+
+#: Board codes as every game's batch functions take and `random_positions` return them.
+Codes: TypeAlias = "npt.NDArray[np.uint8]"
+Int64s: TypeAlias = "npt.NDArray[np.int64]"
 
 __all__ = ["BatchSolution", "Solution"]
 

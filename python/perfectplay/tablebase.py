@@ -290,7 +290,7 @@ class Tablebase:
         *,
         k: Any = None,
         moves: bool = False,
-        errors: str = "raise",
+        errors: str | None = None,
         threads: int | None = None,
         progress: bool = False,
     ) -> BatchSolution:
@@ -307,7 +307,7 @@ class Tablebase:
         )
 
     def probe(
-        self, boards: Any, *, errors: str = "raise", threads: int | None = None
+        self, boards: Any, *, errors: str | None = None, threads: int | None = None
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
         """(value, plies) of every board, one table read each: the fast path when best moves
         are not needed. Bad rows raise, or with ``errors="mask"`` read value 0, plies -1."""

@@ -1,36 +1,4 @@
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
-
-from perfectplay._types import BatchSolution, Solution
-
-def value(board: Any) -> int: ...
-def outcome(board: Any) -> str: ...
-def solve(board: Any) -> Solution[int]: ...
-def best_move(board: Any) -> int | None: ...
-def analyze(board: Any) -> dict[int, tuple[int, int]]: ...
-def to_move(board: Any) -> str | None: ...
-def is_reachable(board: Any) -> bool: ...
-def is_valid_final(board: Any) -> bool: ...
-def batch_values(boards: Any) -> npt.NDArray[np.int8]: ...
-def batch_best_move(boards: Any) -> npt.NDArray[np.int8]: ...
-def batch_solve(boards: Any, *, moves: bool = False, errors: Any = None) -> BatchSolution: ...
-def random_positions(
-    n: Any, *, seed: Any = None, plies: Any = None, threads: Any = None
-) -> npt.NDArray[np.uint8]: ...
-
-__all__ = [
-    "analyze",
-    "batch_best_move",
-    "batch_solve",
-    "batch_values",
-    "best_move",
-    "is_reachable",
-    "is_valid_final",
-    "outcome",
-    "random_positions",
-    "solve",
-    "to_move",
-    "value",
-]
+# The compiled functions take the twin's arguments, name for name and default for default
+# (tests/test_backend.py holds them together), so the twin's signatures are their types.
+from perfectplay._pure.tictactoe import *
+from perfectplay._pure.tictactoe import __all__ as __all__

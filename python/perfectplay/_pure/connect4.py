@@ -19,7 +19,7 @@ from perfectplay._pure import args, batch, driver
 from perfectplay._pure import score as scoring
 from perfectplay._pure.args import Item, to_item
 from perfectplay._pure.board_input import read_mark_grid
-from perfectplay._types import BatchSolution, Solution
+from perfectplay._types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
 __all__ = [
@@ -426,7 +426,7 @@ def batch_solve(
     threads: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    errors: str = "raise",
+    errors: str | None = None,
     progress: bool = False,
 ) -> BatchSolution:
     """Many positions of one board size: see ``perfectplay.BatchSolution``; moves are columns."""
@@ -494,7 +494,7 @@ def random_positions(
     seed: Any = None,
     plies: Any = None,
     threads: Any = None,
-) -> Any:
+) -> Codes:
     """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
     first (the compiled core's very positions for the same seed)."""
     size = _sides(width, height)

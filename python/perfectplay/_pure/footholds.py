@@ -17,7 +17,7 @@ import numpy as np
 from perfectplay._pure import args, batch, driver, score
 from perfectplay._pure.args import to_item, type_word
 from perfectplay._pure.board_input import I64, CellReader, describe_char, read_grid
-from perfectplay._types import BatchSolution, Solution
+from perfectplay._types import BatchSolution, Codes, Int64s, Solution
 from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["analyze", "batch_solve", "random_positions", "solve", "total_moves"]
@@ -205,7 +205,7 @@ def batch_solve(
     moves: bool = False,
     threads: int | None = None,
     node_limit: int | None = None,
-    errors: str = "raise",
+    errors: str | None = None,
     progress: bool = False,
 ) -> BatchSolution:
     """Many games at once: one board for all rows or one per row, one pair of locations for
@@ -266,7 +266,7 @@ def random_positions(
     seed: Any = None,
     plies: Any = None,
     threads: Any = None,
-) -> tuple[Any, Any, Any]:
+) -> tuple[Codes, Int64s, Int64s]:
     """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc``, A to move in
     each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them."""
     parsed, search, start = _start(board, aloc, bloc, None)

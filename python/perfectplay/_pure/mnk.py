@@ -12,7 +12,7 @@ from typing import Any
 from perfectplay._pure import args, batch, driver, score
 from perfectplay._pure.args import MAX_CELLS, to_item
 from perfectplay._pure.board_input import read_mark_grid
-from perfectplay._types import BatchSolution, Solution
+from perfectplay._types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
 __all__ = [
@@ -286,7 +286,7 @@ def batch_solve(
     threads: int | None = None,
     node_limit: int | None = None,
     table_mb: float | None = None,
-    errors: str = "raise",
+    errors: str | None = None,
     progress: bool = False,
     tablebase: Any = None,
 ) -> BatchSolution:
@@ -367,7 +367,7 @@ def _read_grids(
     return grids, shapes[0] if shapes else None
 
 
-def random_marks(geometry: Geometry, n: Any, seed: Any, plies: Any, threads: Any) -> Any:
+def random_marks(geometry: Geometry, n: Any, seed: Any, plies: Any, threads: Any) -> Codes:
     """Random positions of a geometry as ``(n, rows, cols)`` uint8 codes: the compiled core's
     very positions for the same seed (``engine/random.rs``)."""
     import numpy as np
@@ -402,7 +402,7 @@ def random_positions(
     seed: Any = None,
     plies: Any = None,
     threads: Any = None,
-) -> Any:
+) -> Codes:
     """``n`` positions by uniformly random play from the empty board, ``(n, rows, cols)``."""
     geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
     return random_marks(geometry, n, seed, plies, threads)

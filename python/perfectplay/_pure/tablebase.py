@@ -19,8 +19,21 @@ from perfectplay._pure import args, batch, driver, score
 from perfectplay._pure.args import to_item
 from perfectplay._pure.board_input import read_mark_grid
 from perfectplay._pure.mnk import PLAYING, WON, Geometry, marks_to_masks, status, x_to_move
-from perfectplay._types import Solution
+from perfectplay._types import Codes, Solution
 from perfectplay.errors import IllegalPosition
+
+__all__ = [
+    "analyze",
+    "build",
+    "build_range",
+    "check_all",
+    "check_sample",
+    "label_rows",
+    "position",
+    "sizes",
+    "solve",
+    "stats",
+]
 
 MAX_CELLS = 20
 PURE_BUILD_CELLS = 12
@@ -185,7 +198,7 @@ def sizes(rows: Any, cols: Any, k: Any) -> list[int]:
     return Tiers(rows, cols, k).sizes
 
 
-def build(rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False) -> Any:
+def build(rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False) -> Codes:
     """Every entry of the game, last tier first (boards of up to 12 cells here)."""
     tiers = Tiers(rows, cols, k)
     if tiers.cells > PURE_BUILD_CELLS:
@@ -214,10 +227,10 @@ def build_range(
     tier: int,
     start: int,
     count: int,
-    next: Any,  # the compiled core's name
+    next: Codes,  # the compiled core's name
     *,
     threads: Any = None,
-) -> Any:
+) -> Codes:
     """Ranks ``start .. start + count`` of ``tier`` from the next tier's entries."""
     tiers = Tiers(rows, cols, k)
     if not 0 <= tier <= tiers.cells:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from perfectplay._pure import batch, driver, mnk, score
 from perfectplay._pure.args import Long, to_item
 from perfectplay._pure.board_input import MarkReader, board_type_error
-from perfectplay._types import BatchSolution, Solution
+from perfectplay._types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def batch_best_move(boards: Any) -> npt.NDArray[np.int8]:
     return _batch(boards, lambda board: -1 if (move := best_move(board)) is None else move)
 
 
-def batch_solve(boards: Any, *, moves: bool = False, errors: str = "raise") -> BatchSolution:
+def batch_solve(boards: Any, *, moves: bool = False, errors: str | None = None) -> BatchSolution:
     """Every board's value, plies, best moves (and with ``moves``, each move's answer):
     see ``perfectplay.BatchSolution``."""
     import numpy as np
@@ -199,6 +199,6 @@ def batch_solve(boards: Any, *, moves: bool = False, errors: str = "raise") -> B
     return batch.solve_rows(rows, 9, moves, errors, False, "", solve_row)
 
 
-def random_positions(n: Any, *, seed: Any = None, plies: Any = None, threads: Any = None) -> Any:
+def random_positions(n: Any, *, seed: Any = None, plies: Any = None, threads: Any = None) -> Codes:
     """``n`` positions by uniformly random play, ``(n, 3, 3)`` uint8 codes."""
     return mnk.random_marks(GEOMETRY, n, seed, plies, threads)
