@@ -18,18 +18,17 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(solve, module)?)?;
-    module.add_function(wrap_pyfunction!(analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(value, module)?)?;
-    module.add_function(wrap_pyfunction!(score, module)?)?;
-    module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
-    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(clear_tables, module)?)?;
-    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
-    Ok(())
-}
+register_functions!(
+    solve,
+    analyze,
+    best_move,
+    value,
+    score,
+    is_reachable,
+    batch_solve,
+    clear_tables,
+    random_positions
+);
 
 const NAMES: Names<fn(u8) -> u8> = Names {
     players: ["x", "o"],
@@ -100,74 +99,60 @@ impl Call {
     }
 }
 
-/// Solves a Connect Four position: value, winner, plies, every best column and one optimal
-/// line, for the side to move.
-#[pyfunction]
-#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
-fn solve<'py>(
-    py: Python<'py>,
-    position: &Bound<'py, PyAny>,
-    width: Option<&Bound<'py, PyAny>>,
-    height: Option<&Bound<'py, PyAny>>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let call = Call::new(position, width, height, node_limit, table_mb)?;
-    let to_move = call.to_move();
-    let solution = call.run(py, |game, root| {
-        Ok(driver::solve(game, root, to_move, &AsGiven)?)
-    })?;
-    to_solution(py, solution, &NAMES)
+/// A function of one position, `(position, *, width=None, height=None, node_limit=None,
+/// table_mb=None)`: the arguments are checked into `$call`, then `$body` answers.
+macro_rules! position_function {
+    ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
+        fn $name<'py>(
+            $py: Python<'py>,
+            position: &Bound<'py, PyAny>,
+            width: Option<&Bound<'py, PyAny>>,
+            height: Option<&Bound<'py, PyAny>>,
+            node_limit: Option<&Bound<'py, PyAny>>,
+            table_mb: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<$answer> {
+            let $call = Call::new(position, width, height, node_limit, table_mb)?;
+            $body
+        }
+    };
 }
 
-/// {column: (value for the player making the move, plies from now with it)} for every legal
-/// column.
-#[pyfunction]
-#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
-fn analyze<'py>(
-    py: Python<'py>,
-    position: &Bound<'py, PyAny>,
-    width: Option<&Bound<'py, PyAny>>,
-    height: Option<&Bound<'py, PyAny>>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let call = Call::new(position, width, height, node_limit, table_mb)?;
-    let answers = call.run(py, |game, root| Ok(driver::analyze(game, root, &AsGiven)?))?;
-    to_analysis(py, answers, &NAMES)
+position_function! {
+    /// Solves a Connect Four position: value, winner, plies, every best column and one optimal
+    /// line, for the side to move.
+    fn solve(py, call) -> Bound<'py, PyAny> {
+        let to_move = call.to_move();
+        let solution = call.run(py, |game, root| {
+            Ok(driver::solve(game, root, to_move, &AsGiven)?)
+        })?;
+        to_solution(py, solution, &NAMES)
+    }
 }
 
-/// The first best column, or None once the game is over.
-#[pyfunction]
-#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
-fn best_move(
-    py: Python<'_>,
-    position: &Bound<'_, PyAny>,
-    width: Option<&Bound<'_, PyAny>>,
-    height: Option<&Bound<'_, PyAny>>,
-    node_limit: Option<&Bound<'_, PyAny>>,
-    table_mb: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<u8>> {
-    let call = Call::new(position, width, height, node_limit, table_mb)?;
-    call.run(py, |game, root| {
-        Ok(driver::best_move(game, root, &AsGiven)?)
-    })
+position_function! {
+    /// {column: (value for the player making the move, plies from now with it)} for every legal
+    /// column.
+    fn analyze(py, call) -> Bound<'py, PyDict> {
+        let answers = call.run(py, |game, root| Ok(driver::analyze(game, root, &AsGiven)?))?;
+        to_analysis(py, answers, &NAMES)
+    }
 }
 
-/// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
-#[pyfunction]
-#[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
-fn value(
-    py: Python<'_>,
-    position: &Bound<'_, PyAny>,
-    width: Option<&Bound<'_, PyAny>>,
-    height: Option<&Bound<'_, PyAny>>,
-    node_limit: Option<&Bound<'_, PyAny>>,
-    table_mb: Option<&Bound<'_, PyAny>>,
-) -> PyResult<i8> {
-    let call = Call::new(position, width, height, node_limit, table_mb)?;
-    let pons = pons_of(py, &call, true)?;
-    Ok(pons.signum() as i8)
+position_function! {
+    /// The first best column, or None once the game is over.
+    fn best_move(py, call) -> Option<u8> {
+        call.run(py, |game, root| Ok(driver::best_move(game, root, &AsGiven)?))
+    }
+}
+
+position_function! {
+    /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
+    fn value(py, call) -> i8 {
+        Ok(pons_of(py, &call, true)?.signum() as i8)
+    }
 }
 
 /// Pons' score of the position (see the module's documentation); ``weak=True`` only its sign,

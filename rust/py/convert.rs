@@ -233,6 +233,17 @@ pub struct Names<P> {
     pub to_move: P,
 }
 
+/// The names of a game whose moves are cells of a grid `cols` wide, given as (row, col).
+pub fn row_col_names(
+    players: [&'static str; 2],
+    cols: usize,
+) -> Names<impl Fn(u8) -> (usize, usize)> {
+    Names {
+        players,
+        to_move: move |cell: u8| (cell as usize / cols, cell as usize % cols),
+    }
+}
+
 impl<P> Names<P> {
     pub fn player(&self, player: Player) -> &'static str {
         match player {

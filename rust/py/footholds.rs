@@ -9,26 +9,16 @@ use crate::py::batch::{
     solve_batch, threads_arg,
 };
 use crate::py::convert::{
-    Names, err, node_limit_arg, search_detached, to_analysis, to_item, to_solution,
+    Names, err, node_limit_arg, row_col_names, search_detached, to_analysis, to_item, to_solution,
 };
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(solve, module)?)?;
-    module.add_function(wrap_pyfunction!(total_moves, module)?)?;
-    module.add_function(wrap_pyfunction!(analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
-    Ok(())
-}
+register_functions!(solve, total_moves, analyze, batch_solve, random_positions);
 
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
-    Names {
-        players: ["A", "B"],
-        to_move: move |cell: u8| (cell as usize / cols, cell as usize % cols),
-    }
+    row_col_names(["A", "B"], cols)
 }
 
 /// The board, the two locations and the node limit of a call, checked in that order.
@@ -59,54 +49,53 @@ impl Call {
     }
 }
 
-/// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
-#[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
-fn solve<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    aloc: &Bound<'py, PyAny>,
-    bloc: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let call = Call::new(board, aloc, bloc, node_limit)?;
-    let solution = search_detached(py, call.node_limit, |budget| {
-        search::solve(&call.board, call.a, call.b, budget)
-    })?;
-    to_solution(py, solution, &names(call.board.cols))
+/// A function of one game, `(board, aloc, bloc, *, node_limit=None)`: the arguments are
+/// checked into `$call`, then `$body` answers.
+macro_rules! game_function {
+    ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+        fn $name<'py>(
+            $py: Python<'py>,
+            board: &Bound<'py, PyAny>,
+            aloc: &Bound<'py, PyAny>,
+            bloc: &Bound<'py, PyAny>,
+            node_limit: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<$answer> {
+            let $call = Call::new(board, aloc, bloc, node_limit)?;
+            $body
+        }
+    };
 }
 
-/// The judge's answer: the total number of moves under perfect play.
-#[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
-fn total_moves<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    aloc: &Bound<'py, PyAny>,
-    bloc: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-) -> PyResult<u32> {
-    let call = Call::new(board, aloc, bloc, node_limit)?;
-    search_detached(py, call.node_limit, |budget| {
-        search::total_moves(&call.board, call.a, call.b, budget)
-    })
+game_function! {
+    /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
+    fn solve(py, call) -> Bound<'py, PyAny> {
+        let solution = search_detached(py, call.node_limit, |budget| {
+            search::solve(&call.board, call.a, call.b, budget)
+        })?;
+        to_solution(py, solution, &names(call.board.cols))
+    }
 }
 
-/// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
-#[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
-fn analyze<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    aloc: &Bound<'py, PyAny>,
-    bloc: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let call = Call::new(board, aloc, bloc, node_limit)?;
-    let answers = search_detached(py, call.node_limit, |budget| {
-        search::analyze(&call.board, call.a, call.b, budget)
-    })?;
-    to_analysis(py, answers, &names(call.board.cols))
+game_function! {
+    /// The judge's answer: the total number of moves under perfect play.
+    fn total_moves(py, call) -> u32 {
+        search_detached(py, call.node_limit, |budget| {
+            search::total_moves(&call.board, call.a, call.b, budget)
+        })
+    }
+}
+
+game_function! {
+    /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
+    fn analyze(py, call) -> Bound<'py, PyDict> {
+        let answers = search_detached(py, call.node_limit, |budget| {
+            search::analyze(&call.board, call.a, call.b, budget)
+        })?;
+        to_analysis(py, answers, &names(call.board.cols))
+    }
 }
 
 /// A batch argument: one value for every row, or one per row (a sequence's items, or the rows

@@ -9,8 +9,8 @@ use crate::py::batch::{
     solve_batch, threads_arg,
 };
 use crate::py::convert::{
-    Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
-    to_solution,
+    Names, err, int_arg, node_limit_arg, row_col_names, search_detached, table_mb_arg, to_analysis,
+    to_item, to_solution,
 };
 use numpy::PyUntypedArray;
 use pyo3::exceptions::PyValueError;
@@ -18,16 +18,15 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Arc;
 
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(solve, module)?)?;
-    module.add_function(wrap_pyfunction!(solve_empty, module)?)?;
-    module.add_function(wrap_pyfunction!(analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
-    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
-    Ok(())
-}
+register_functions!(
+    solve,
+    solve_empty,
+    analyze,
+    best_move,
+    is_reachable,
+    batch_solve,
+    random_positions
+);
 
 /// `tablebase=`: a `perfectplay.tablebase.Tablebase` answers instead of the search (the same
 /// Python method on both backends, so both check and answer alike).
@@ -36,10 +35,7 @@ fn given<'a, 'py>(tablebase: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<
 }
 
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
-    Names {
-        players: ["x", "o"],
-        to_move: move |cell: u8| (cell as usize / cols, cell as usize % cols),
-    }
+    row_col_names(["x", "o"], cols)
 }
 
 /// A checked query with its node limit and table size, in the order the twin checks them.
@@ -85,21 +81,38 @@ impl Call {
     }
 }
 
-/// Solves an m,n,k position: ``k`` in a row wins; X moves first.
-#[pyfunction]
-#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
-fn solve<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-    tablebase: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(table) = given(tablebase) {
-        return table.call_method1("solve", (board, k));
+/// A function of one board, `(board, k, *, node_limit=None, table_mb=None, tablebase=None)`:
+/// a given tablebase answers by its method of the same name, else the arguments are checked
+/// into `$call` and `$body` answers from the search.
+macro_rules! board_function {
+    ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
+        // `Ok(..?)`: extraction fails with a cast error for a `Bound` answer, a `PyErr` else.
+        #[allow(clippy::needless_question_mark)]
+        fn $name<'py>(
+            $py: Python<'py>,
+            board: &Bound<'py, PyAny>,
+            k: &Bound<'py, PyAny>,
+            node_limit: Option<&Bound<'py, PyAny>>,
+            table_mb: Option<&Bound<'py, PyAny>>,
+            tablebase: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<$answer> {
+            if let Some(table) = given(tablebase) {
+                return Ok(table.call_method1(stringify!($name), (board, k))?.extract()?);
+            }
+            let $call = Call::of_board(board, k, node_limit, table_mb)?;
+            $body
+        }
+    };
+}
+
+board_function! {
+    /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
+    fn solve(py, call) -> Bound<'py, PyAny> {
+        call.solve(py)
     }
-    Call::of_board(board, k, node_limit, table_mb)?.solve(py)
 }
 
 /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
@@ -122,47 +135,25 @@ fn solve_empty<'py>(
     Call::new(grid, k, node_limit, table_mb)?.solve(py)
 }
 
-/// {(row, col): (value for the player making the move, plies from now with it)} for every move.
-#[pyfunction]
-#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
-fn analyze<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-    tablebase: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(table) = given(tablebase) {
-        return table.call_method1("analyze", (board, k));
+board_function! {
+    /// {(row, col): (value for the player making the move, plies from now with it)} for every
+    /// move.
+    fn analyze(py, call) -> Bound<'py, PyAny> {
+        let answers = search_detached(py, call.node_limit, |budget| {
+            call.query.analyze(TableUse::Kept(call.table_bytes), budget)
+        })?;
+        Ok(to_analysis(py, answers, &names(call.query.cols()))?.into_any())
     }
-    let call = Call::of_board(board, k, node_limit, table_mb)?;
-    let answers = search_detached(py, call.node_limit, |budget| {
-        call.query.analyze(TableUse::Kept(call.table_bytes), budget)
-    })?;
-    Ok(to_analysis(py, answers, &names(call.query.cols()))?.into_any())
 }
 
-/// The first best move as (row, col), or None once the game is over.
-#[pyfunction]
-#[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
-fn best_move<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-    tablebase: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Option<(usize, usize)>> {
-    if let Some(table) = given(tablebase) {
-        return table.call_method1("best_move", (board, k))?.extract();
+board_function! {
+    /// The first best move as (row, col), or None once the game is over.
+    fn best_move(py, call) -> Option<(usize, usize)> {
+        let best = search_detached(py, call.node_limit, |budget| {
+            call.query.best_move(TableUse::Kept(call.table_bytes), budget)
+        })?;
+        Ok(best.map(names(call.query.cols()).to_move))
     }
-    let call = Call::of_board(board, k, node_limit, table_mb)?;
-    let best = search_detached(py, call.node_limit, |budget| {
-        call.query
-            .best_move(TableUse::Kept(call.table_bytes), budget)
-    })?;
-    Ok(best.map(names(call.query.cols()).to_move))
 }
 
 /// Can the board arise in play? Raises only for malformed input.

@@ -4,6 +4,16 @@
 //! package's own (`perfectplay._types`, `perfectplay.errors`), so both backends return and
 //! raise the very same classes.
 
+/// A game file's `register`: adds each of its named `#[pyfunction]`s to its submodule.
+macro_rules! register_functions {
+    ($($function:ident),+ $(,)?) => {
+        pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(module.add_function(wrap_pyfunction!($function, module)?)?;)+
+            Ok(())
+        }
+    };
+}
+
 mod arrays;
 mod batch;
 mod connect4;

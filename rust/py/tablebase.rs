@@ -10,25 +10,24 @@ use crate::games::mnk::{self as game};
 use crate::input::rows::Packed;
 use crate::py::arrays::{Boards, Codes};
 use crate::py::batch::{self, threads_arg};
-use crate::py::convert::{Names, err, int_arg, to_analysis, to_item, to_solution};
+use crate::py::convert::{Names, err, int_arg, row_col_names, to_analysis, to_item, to_solution};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(sizes, module)?)?;
-    module.add_function(wrap_pyfunction!(build, module)?)?;
-    module.add_function(wrap_pyfunction!(build_range, module)?)?;
-    module.add_function(wrap_pyfunction!(solve, module)?)?;
-    module.add_function(wrap_pyfunction!(analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(label_rows, module)?)?;
-    module.add_function(wrap_pyfunction!(stats, module)?)?;
-    module.add_function(wrap_pyfunction!(position, module)?)?;
-    module.add_function(wrap_pyfunction!(check_sample, module)?)?;
-    module.add_function(wrap_pyfunction!(check_all, module)?)?;
-    Ok(())
-}
+register_functions!(
+    sizes,
+    build,
+    build_range,
+    solve,
+    analyze,
+    label_rows,
+    stats,
+    position,
+    check_sample,
+    check_all
+);
 
 fn tiers_of(
     rows: &Bound<'_, PyAny>,
@@ -41,10 +40,7 @@ fn tiers_of(
 }
 
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
-    Names {
-        players: ["x", "o"],
-        to_move: move |cell: u8| (cell as usize / cols, cell as usize % cols),
-    }
+    row_col_names(["x", "o"], cols)
 }
 
 /// `batch::detached` for work that may fail with a core error.
@@ -159,36 +155,41 @@ fn probe_board<'a>(
     Ok((probe, board))
 }
 
-/// The position solved from the table, as ``mnk.solve`` answers it (``nodes`` 0).
-#[pyfunction]
-fn solve<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray1<'py, u8>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    board: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let tiers = tiers_of(rows, cols, k)?;
-    let (mut probe, board) = probe_board(&tiers, data.as_slice()?, board)?;
-    let solution = probe.solve(board).map_err(err)?;
-    to_solution(py, solution, &names(tiers.geometry.cols))
+/// A probe of one board, `(data, rows, cols, k, board)`: `$body` answers from `$probe` at
+/// `$board` on `$tiers`.
+macro_rules! probe_function {
+    ($(#[$doc:meta])* fn $name:ident($py:ident, $tiers:ident, $probe:ident, $board:ident) -> $answer:ty $body:block) => {
+        $(#[$doc])*
+        #[pyfunction]
+        fn $name<'py>(
+            $py: Python<'py>,
+            data: PyReadonlyArray1<'py, u8>,
+            rows: &Bound<'py, PyAny>,
+            cols: &Bound<'py, PyAny>,
+            k: &Bound<'py, PyAny>,
+            board: &Bound<'py, PyAny>,
+        ) -> PyResult<$answer> {
+            let $tiers = tiers_of(rows, cols, k)?;
+            let (mut $probe, $board) = probe_board(&$tiers, data.as_slice()?, board)?;
+            $body
+        }
+    };
 }
 
-/// Every legal move's (value for its player, plies from now), from the table.
-#[pyfunction]
-fn analyze<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray1<'py, u8>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    board: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let tiers = tiers_of(rows, cols, k)?;
-    let (mut probe, board) = probe_board(&tiers, data.as_slice()?, board)?;
-    let answers = probe.analyze(board).map_err(err)?;
-    to_analysis(py, answers, &names(tiers.geometry.cols))
+probe_function! {
+    /// The position solved from the table, as ``mnk.solve`` answers it (``nodes`` 0).
+    fn solve(py, tiers, probe, board) -> Bound<'py, PyAny> {
+        let solution = probe.solve(board).map_err(err)?;
+        to_solution(py, solution, &names(tiers.geometry.cols))
+    }
+}
+
+probe_function! {
+    /// Every legal move's (value for its player, plies from now), from the table.
+    fn analyze(py, tiers, probe, board) -> Bound<'py, PyDict> {
+        let answers = probe.analyze(board).map_err(err)?;
+        to_analysis(py, answers, &names(tiers.geometry.cols))
+    }
 }
 
 /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the

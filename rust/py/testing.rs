@@ -8,13 +8,12 @@ use crate::py::convert::{err, int_arg, search_detached, to_item};
 use crate::py::footholds::Call;
 use pyo3::prelude::*;
 
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(backtrack_footholds, module)?)?;
-    module.add_function(wrap_pyfunction!(exhaustive_mnk, module)?)?;
-    module.add_function(wrap_pyfunction!(build_tictactoe_table, module)?)?;
-    module.add_function(wrap_pyfunction!(plain_connect4, module)?)?;
-    Ok(())
-}
+register_functions!(
+    backtrack_footholds,
+    exhaustive_mnk,
+    build_tictactoe_table,
+    plain_connect4
+);
 
 /// (value, plies, best moves as (row, col)) from a plain reference search.
 type PlainAnswer = (i8, u32, Vec<(usize, usize)>);

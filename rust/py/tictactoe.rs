@@ -21,21 +21,20 @@ const NAMES: Names<fn(u8) -> u8> = Names {
     to_move: |cell| cell,
 };
 
-pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add_function(wrap_pyfunction!(value, module)?)?;
-    module.add_function(wrap_pyfunction!(outcome, module)?)?;
-    module.add_function(wrap_pyfunction!(solve, module)?)?;
-    module.add_function(wrap_pyfunction!(best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(analyze, module)?)?;
-    module.add_function(wrap_pyfunction!(to_move, module)?)?;
-    module.add_function(wrap_pyfunction!(is_reachable, module)?)?;
-    module.add_function(wrap_pyfunction!(is_valid_final, module)?)?;
-    module.add_function(wrap_pyfunction!(batch_values, module)?)?;
-    module.add_function(wrap_pyfunction!(batch_best_move, module)?)?;
-    module.add_function(wrap_pyfunction!(batch_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(random_positions, module)?)?;
-    Ok(())
-}
+register_functions!(
+    value,
+    outcome,
+    solve,
+    best_move,
+    analyze,
+    to_move,
+    is_reachable,
+    is_valid_final,
+    batch_values,
+    batch_best_move,
+    batch_solve,
+    random_positions
+);
 
 /// The table code of a board argument; a str takes the one-pass path.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
