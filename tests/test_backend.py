@@ -106,3 +106,15 @@ def test_the_core_takes_the_twins_arguments(module: str) -> None:
         assert [(p.name, p.kind, p.default) for p in compiled] == [
             (p.name, p.kind, p.default) for p in pure
         ], f"{module}.{name}"
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "mnk", "connect4", "footholds"])
+def test_each_game_module_exports_its_twins_functions_and_position(game: str) -> None:
+    public = importlib.import_module(f"perfectplay.{game}")
+    twin = importlib.import_module(f"perfectplay._pure.{game}")
+    assert sorted(public.__all__) == sorted(["Position", *twin.__all__])
+    backend = _backend.implementation(game)
+    for name in twin.__all__:
+        function = getattr(public, name)
+        # batch_solve is wrapped (it also takes Positions); the rest are the backend's own.
+        assert getattr(function, "__wrapped__", function) is getattr(backend, name), name

@@ -45,6 +45,18 @@ VALUE_STYLE = {
 }
 
 
+def backend_functions(game: str) -> dict[str, Any]:
+    """The chosen backend's functions of ``game``, by the names of its twin's ``__all__``, for a
+    public module to take as its own; ``batch_solve`` also takes a list of ``Position``s."""
+    from perfectplay._backend import implementation
+
+    functions = implementation(game)
+    names = implementation(game, "python").__all__
+    found = {name: getattr(functions, name) for name in names}
+    found["batch_solve"] = accepts_positions(found["batch_solve"], game)
+    return found
+
+
 def accepts_positions(batch_solve: Callable[..., Any], game: str) -> Callable[..., Any]:
     """``batch_solve`` of ``game`` that also takes a list (or tuple) of its ``Position``s: their
     boards become the rows and what a batch needs beyond the board (m,n,k's ``k``, footholds'

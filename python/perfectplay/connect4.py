@@ -27,8 +27,7 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay._backend import implementation
-from perfectplay._position import BasePosition, accepts_positions, check_action
+from perfectplay._position import BasePosition, backend_functions, check_action
 from perfectplay._pure import args
 from perfectplay._pure import connect4 as rules
 from perfectplay._types import Solution
@@ -60,16 +59,7 @@ if TYPE_CHECKING:
         value,
     )
 else:
-    _impl = implementation("connect4")
-    analyze = _impl.analyze
-    batch_solve = accepts_positions(_impl.batch_solve, "connect4")
-    best_move = _impl.best_move
-    clear_tables = _impl.clear_tables
-    is_reachable = _impl.is_reachable
-    random_positions = _impl.random_positions
-    score = _impl.score
-    solve = _impl.solve
-    value = _impl.value
+    globals().update(backend_functions("connect4"))
 
 
 @functools.lru_cache(maxsize=32)

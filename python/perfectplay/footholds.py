@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay._backend import implementation
-from perfectplay._position import RowColPosition, accepts_positions
+from perfectplay._position import RowColPosition, backend_functions
 from perfectplay._pure.footholds import Board as _Board
 from perfectplay._types import Solution
 
@@ -35,12 +34,7 @@ if TYPE_CHECKING:
         total_moves,
     )
 else:
-    _impl = implementation("footholds")
-    batch_solve = accepts_positions(_impl.batch_solve, "footholds")
-    analyze = _impl.analyze
-    random_positions = _impl.random_positions
-    solve = _impl.solve
-    total_moves = _impl.total_moves
+    globals().update(backend_functions("footholds"))
 
 
 def _neighbours(rows: int, cols: int) -> list[int]:

@@ -18,8 +18,7 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from perfectplay._backend import implementation
-from perfectplay._position import GridPosition, RowColPosition, accepts_positions
+from perfectplay._position import GridPosition, RowColPosition, backend_functions
 from perfectplay._pure import args
 from perfectplay._pure import mnk as rules
 from perfectplay._pure.board_input import read_mark_grid
@@ -48,14 +47,7 @@ if TYPE_CHECKING:
         solve_empty,
     )
 else:
-    _impl = implementation("mnk")
-    batch_solve = accepts_positions(_impl.batch_solve, "mnk")
-    analyze = _impl.analyze
-    best_move = _impl.best_move
-    is_reachable = _impl.is_reachable
-    random_positions = _impl.random_positions
-    solve = _impl.solve
-    solve_empty = _impl.solve_empty
+    globals().update(backend_functions("mnk"))
 
 
 Move = TypeVar("Move")

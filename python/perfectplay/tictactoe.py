@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from perfectplay._backend import implementation
-from perfectplay._position import accepts_positions, check_action
+from perfectplay._position import backend_functions, check_action
 from perfectplay._pure import mnk as rules
 from perfectplay._pure.tictactoe import _read as read_board
 from perfectplay._types import Solution
@@ -59,19 +58,7 @@ if TYPE_CHECKING:
         value,
     )
 else:
-    _impl = implementation("tictactoe")
-    batch_solve = accepts_positions(_impl.batch_solve, "tictactoe")
-    analyze = _impl.analyze
-    batch_best_move = _impl.batch_best_move
-    batch_values = _impl.batch_values
-    best_move = _impl.best_move
-    is_reachable = _impl.is_reachable
-    is_valid_final = _impl.is_valid_final
-    outcome = _impl.outcome
-    random_positions = _impl.random_positions
-    solve = _impl.solve
-    to_move = _impl.to_move
-    value = _impl.value
+    globals().update(backend_functions("tictactoe"))
 
 
 class Position(MarkPosition[int]):
