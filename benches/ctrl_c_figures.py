@@ -7,10 +7,11 @@ at Ctrl-C: a real SIGINT sent one second after the call starts, in a process of 
 from __future__ import annotations
 
 import argparse
-import signal
-import subprocess
 import sys
-import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from tests_support import stopped_by_ctrl_c
 
 CALLS = {
     "tictactoe": "tictactoe.batch_solve(np.broadcast_to(np.zeros(9, np.uint8), (N, 9)), "
@@ -29,32 +30,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=10**8)
     args = parser.parse_args()
+    setup = (
+        "import numpy as np\n"
+        "from perfectplay import connect4, footholds, mnk, tablebase, tictactoe\n"
+        f"N = {args.rows}\n"
+        "table = tablebase.build(3, 3, 3)\n"
+        "table.solve('.../.../...')"
+    )
     for name, call in CALLS.items():
-        code = (
-            "import numpy as np\n"
-            "from perfectplay import connect4, footholds, mnk, tablebase, tictactoe\n"
-            f"N = {args.rows}\n"
-            "table = tablebase.build(3, 3, 3)\n"
-            "table.solve('.../.../...')\n"
-            "print('go', flush=True)\n"
-            "try:\n"
-            f"    {call}\n"
-            "except KeyboardInterrupt:\n"
-            "    print('interrupted', flush=True)\n"
-        )
-        process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            stdout=subprocess.PIPE,
-            text=True,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-        )
-        assert process.stdout is not None
-        process.stdout.readline()
-        time.sleep(1.0)
-        process.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        out, _ = process.communicate(timeout=600)
-        print(f"{name}: {out.strip() or 'finished'} {time.monotonic() - sent:.2f} s after SIGINT")
+        out, seconds = stopped_by_ctrl_c(setup, call, after=1.0, timeout=600)
+        print(f"{name}: {out.strip() or 'finished'} {seconds:.2f} s after SIGINT")
 
 
 if __name__ == "__main__":

@@ -44,20 +44,26 @@ def backtrack_moves(board: Any, a: Any, b: Any) -> int:
     return int(_testing.backtrack_footholds(board, a, b)[1])
 
 
-@pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
-def test_5x5_fast_rust_cold(benchmark: Any) -> None:
+BOARDS = [
+    pytest.param(5, 20, marks=pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")),
+    pytest.param(6, 5, marks=pytest.mark.benchmark(group="footholds: 1,296 placements, full 6x6")),
+]
+
+
+@pytest.mark.parametrize(("side", "rounds"), BOARDS)
+def test_fast_rust_cold(benchmark: Any, side: int, rounds: int) -> None:
     """Each round in a new thread: nothing learnt by earlier rounds helps."""
     benchmark.pedantic(
-        lambda: in_fresh_thread(lambda: every_placement(RUST.total_moves, 5)), rounds=20
+        lambda: in_fresh_thread(lambda: every_placement(RUST.total_moves, side)), rounds=rounds
     )
 
 
-@pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
-def test_5x5_fast_rust_solve_cold(benchmark: Any) -> None:
+@pytest.mark.parametrize(("side", "rounds"), BOARDS)
+def test_fast_rust_solve_cold(benchmark: Any, side: int, rounds: int) -> None:
     """solve(): the total, every best first move and a whole optimal line."""
     benchmark.pedantic(
-        lambda: in_fresh_thread(lambda: every_placement(lambda *a: RUST.solve(*a).plies, 5)),
-        rounds=20,
+        lambda: in_fresh_thread(lambda: every_placement(lambda *a: RUST.solve(*a).plies, side)),
+        rounds=rounds,
     )
 
 
@@ -81,18 +87,3 @@ def test_5x5_plain_backtracking_rust(benchmark: Any) -> None:
 @pytest.mark.benchmark(group="footholds: 625 placements, full 5x5")
 def test_5x5_python_twin(benchmark: Any) -> None:
     benchmark.pedantic(every_placement, (PYTHON.total_moves, 5), rounds=1)
-
-
-@pytest.mark.benchmark(group="footholds: 1,296 placements, full 6x6")
-def test_6x6_fast_rust_cold(benchmark: Any) -> None:
-    benchmark.pedantic(
-        lambda: in_fresh_thread(lambda: every_placement(RUST.total_moves, 6)), rounds=5
-    )
-
-
-@pytest.mark.benchmark(group="footholds: 1,296 placements, full 6x6")
-def test_6x6_fast_rust_solve_cold(benchmark: Any) -> None:
-    benchmark.pedantic(
-        lambda: in_fresh_thread(lambda: every_placement(lambda *a: RUST.solve(*a).plies, 6)),
-        rounds=5,
-    )

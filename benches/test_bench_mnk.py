@@ -31,12 +31,22 @@ def test_rust(benchmark: Any, rows: int, cols: int, k: int, value: int, rounds: 
     benchmark.extra_info["nodes"] = solution.nodes
 
 
-@pytest.mark.benchmark(group="mnk: (4,4,3) from the empty board")
-def test_443_rust(benchmark: Any) -> None:
+@pytest.mark.parametrize(
+    ("k", "value", "rounds"),
+    [
+        pytest.param(
+            3, 1, 50, marks=pytest.mark.benchmark(group="mnk: (4,4,3) from the empty board")
+        ),
+        pytest.param(
+            4, 0, 20, marks=pytest.mark.benchmark(group="mnk: (4,4,4) from the empty board")
+        ),
+    ],
+)
+def test_4x4_rust(benchmark: Any, k: int, value: int, rounds: int) -> None:
     solution = benchmark.pedantic(
-        lambda: in_fresh_thread(lambda: RUST.solve_empty(4, 4, 3)), rounds=50
+        lambda: in_fresh_thread(lambda: RUST.solve_empty(4, 4, k)), rounds=rounds
     )
-    assert solution.value == 1
+    assert solution.value == value
 
 
 @pytest.mark.benchmark(group="mnk: (4,4,3) from the empty board")
@@ -58,14 +68,6 @@ def test_443_openspiel_alpha_beta(benchmark: Any) -> None:
     game = pyspiel.load_game("mnk(m=4,n=4,k=3)")
     value, _ = benchmark.pedantic(minimax.alpha_beta_search, (game,), rounds=1)
     assert value == 1
-
-
-@pytest.mark.benchmark(group="mnk: (4,4,4) from the empty board")
-def test_444_rust(benchmark: Any) -> None:
-    solve = benchmark.pedantic(
-        lambda: in_fresh_thread(lambda: RUST.solve_empty(4, 4, 4)), rounds=20
-    )
-    assert solve.value == 0
 
 
 @pytest.mark.benchmark(group="mnk: small positions, one call each")

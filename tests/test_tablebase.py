@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import stat
 import struct
 import subprocess
 import sys
-import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ import pytest
 from perfectplay import BACKEND, IllegalPosition, mnk, tablebase
 from perfectplay._backend import implementation
 from perfectplay.cli import main
+from tests_support import stopped_by_ctrl_c
 
 WINDOWS: dict[tuple[int, int, int], list[int]] = {}
 
@@ -427,31 +426,14 @@ def test_a_table_of_another_board_refuses_the_board(backend: str) -> None:
 
 @pytest.mark.compiled
 def test_ctrl_c_stops_a_build_within_a_second() -> None:
-    code = (
-        "import sys, time\n"
-        "from perfectplay import tablebase\n"
-        "print('go', flush=True)\n"
-        "try:\n"
-        "    tablebase.build(5, 4, 4, threads=2)\n"
-        "except KeyboardInterrupt:\n"
-        "    print('interrupted', flush=True)\n"
+    out, seconds = stopped_by_ctrl_c(
+        "from perfectplay import tablebase",
+        "tablebase.build(5, 4, 4, threads=2)",
+        after=1.5,
+        env={"PERFECTPLAY_BACKEND": "rust"},
     )
-    process = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PERFECTPLAY_BACKEND": "rust"},
-        # As in a terminal: a background CI job would start it with SIGINT ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "go"
-    time.sleep(1.5)
-    process.send_signal(signal.SIGINT)
-    sent = time.monotonic()
-    out, _ = process.communicate(timeout=30)
     assert "interrupted" in out
-    assert time.monotonic() - sent < 1.0
+    assert seconds < 1.0
 
 
 def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -80,3 +83,28 @@ def perfectplay_command(
         text=True,
         timeout=timeout,
     )
+
+
+def stopped_by_ctrl_c(
+    setup: str, work: str, after: float, env: dict[str, str] | None = None, timeout: float = 60
+) -> tuple[str, float]:
+    """Runs ``setup`` then ``work`` in a fresh interpreter, sends it SIGINT ``after`` seconds
+    into ``work``: what it printed ("interrupted" once ``work`` raised KeyboardInterrupt) and
+    the seconds from the signal to its exit."""
+    code = f"{setup}\nprint('go', flush=True)\ntry:\n    {work}\nexcept KeyboardInterrupt:\n"
+    code += "    print('interrupted', flush=True)\n"
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+        # As in a terminal: a background CI job would start it with SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "go"
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, _ = process.communicate(timeout=timeout)
+    return out, time.monotonic() - sent

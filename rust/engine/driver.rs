@@ -70,14 +70,16 @@ pub trait Answers<R: Rules> {
     /// The exact score.
     fn exact(&mut self, rules: &R, position: &R::Position) -> Result<Score, Stop>;
     /// The exact score when it lies in (alpha, beta), otherwise a bound on the side the window
-    /// was missed (fail-soft).
+    /// was missed (fail-soft). A table knows the exact score: that is its answer to any window.
     fn window(
         &mut self,
         rules: &R,
         position: &R::Position,
-        alpha: Score,
-        beta: Score,
-    ) -> Result<Score, Stop>;
+        _alpha: Score,
+        _beta: Score,
+    ) -> Result<Score, Stop> {
+        self.exact(rules, position)
+    }
     /// Search nodes visited so far (0 for tables).
     fn nodes(&self) -> u64;
 }

@@ -8,6 +8,7 @@ use crate::engine::columns::{Columns, Wanted};
 use crate::engine::error::Error;
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool;
+use crate::engine::random::{SplitMix64, fill_rows, plies_of};
 use crate::input::rows::RowsOf;
 use crate::py::arrays::Reader;
 use crate::py::convert::{err, int_arg, is_main_thread, type_name, with_row};
@@ -442,6 +443,28 @@ impl RandomArgs {
     /// `count` rows of `width` zeros, or `MemoryError`.
     pub fn rows<T: crate::engine::memory::Zeroable>(&self, width: usize) -> PyResult<Vec<T>> {
         zeroed(self.count.saturating_mul(width)).map_err(memory_error)
+    }
+
+    /// `count` rows of `width` codes on `threads` workers, without the GIL: `write` gets each
+    /// row's own generator, the plies drawn for it, and the row to fill.
+    pub fn fill(
+        &self,
+        py: Python<'_>,
+        width: usize,
+        threads: usize,
+        write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
+    ) -> PyResult<Vec<u8>> {
+        let mut out = self.rows(width)?;
+        detached(py, false, "", |monitor| {
+            let row = |index: usize, items: &mut [u8]| {
+                let mut random = SplitMix64::for_row(self.seed, index as u64);
+                let plies = plies_of(&mut random, self.low, self.high);
+                write(&mut random, plies, items);
+            };
+            fill_rows(&mut out, width, threads, row, monitor)
+        })?
+        .map_err(err)?;
+        Ok(out)
     }
 }
 

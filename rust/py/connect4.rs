@@ -2,12 +2,13 @@
 
 use crate::engine::driver::{self, AsGiven, Game, Player};
 use crate::engine::error::{Error, Result as CoreResult};
+use crate::engine::random::play;
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{self as game, Position, Shape};
 use crate::py::arrays::Boards;
 use crate::py::batch::{
-    OnError, Parsed, RandomArgs, detached, errors_arg, read_rows, sequence_items, shaped,
-    solve_batch, threads_arg,
+    OnError, Parsed, RandomArgs, errors_arg, read_rows, sequence_items, shaped, solve_batch,
+    threads_arg,
 };
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
@@ -342,7 +343,6 @@ fn random_positions<'py>(
     plies: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use crate::engine::random::{SplitMix64, fill_rows, play, plies_of};
     let shape = Shape::new(
         side(width, "width")?.unwrap_or(game::DEFAULT.0),
         side(height, "height")?.unwrap_or(game::DEFAULT.1),
@@ -350,23 +350,10 @@ fn random_positions<'py>(
     .map_err(err)?;
     let args = RandomArgs::new(n, seed, plies, shape.cells)?;
     let threads = threads_arg(threads)?;
-    let cells = shape.cells as usize;
-    let mut out: Vec<u8> = args.rows(cells)?;
-    detached(py, false, "", |monitor| {
-        fill_rows(
-            &mut out,
-            cells,
-            threads,
-            |row, codes| {
-                let mut random = SplitMix64::for_row(args.seed, row as u64);
-                let plies = plies_of(&mut random, args.low, args.high);
-                let position = play(&shape, &Position::EMPTY, plies, &mut random);
-                codes.copy_from_slice(&game::codes_of(&shape, &position));
-            },
-            monitor,
-        )
-    })?
-    .map_err(err)?;
+    let out = args.fill(py, shape.cells as usize, threads, |random, plies, codes| {
+        let position = play(&shape, &Position::EMPTY, plies, random);
+        codes.copy_from_slice(&game::codes_of(&shape, &position));
+    })?;
     shaped(
         py,
         out,

@@ -1,12 +1,13 @@
 //! `perfectplay._core.footholds`: moves are (row, col) destinations, answers from A's side.
 
+use crate::engine::random::play;
 use crate::games::footholds::{self as game, Board, search};
 use crate::input::Item;
 use crate::input::rows::RowsOf;
 use crate::py::arrays::{Boards, Reader};
 use crate::py::batch::{
-    OnError, Parsed, RandomArgs, detached, errors_arg, is_array, sequence_items, shaped,
-    solve_batch, threads_arg,
+    OnError, Parsed, RandomArgs, errors_arg, is_array, sequence_items, shaped, solve_batch,
+    threads_arg,
 };
 use crate::py::convert::{
     Names, err, node_limit_arg, row_col_names, search_detached, to_analysis, to_item, to_solution,
@@ -304,50 +305,36 @@ fn random_positions<'py>(
     plies: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    use crate::engine::random::{SplitMix64, fill_rows, play, plies_of};
     let call = Call::new(board, aloc, bloc, None)?;
     let board = &call.board;
     let cells = board.cells();
     let args = RandomArgs::new(n, seed, plies, board.footholds.count_ones())?;
     let threads = threads_arg(threads)?;
-    // A row: the standing cells, then A's and B's cells.
-    let width = cells + 2;
-    let mut out: Vec<u8> = args.rows(width)?;
     let start = game::Position {
         footholds: board.footholds,
         me: call.a,
         you: call.b,
     };
-    detached(py, false, "", |monitor| {
-        fill_rows(
-            &mut out,
-            width,
-            threads,
-            |row, items| {
-                let mut random = SplitMix64::for_row(args.seed, row as u64);
-                let plies = plies_of(&mut random, args.low, args.high) & !1;
-                // Two moves at a time, keeping the last position a batch takes: A to move, both
-                // pieces on footholds (a game that ends stops the walk where it stood).
-                let mut end = start;
-                for _ in 0..plies / 2 {
-                    let next = play(board, &end, 2, &mut random);
-                    let moved = end.footholds.count_ones() - next.footholds.count_ones();
-                    let standing = |cell: u8| next.footholds >> cell & 1 == 1;
-                    if moved < 2 || !standing(next.me) || !standing(next.you) {
-                        break;
-                    }
-                    end = next;
-                }
-                let (a, b) = (end.me, end.you);
-                for (cell, item) in items[..cells].iter_mut().enumerate() {
-                    *item = (end.footholds >> cell & 1) as u8;
-                }
-                (items[cells], items[cells + 1]) = (a, b);
-            },
-            monitor,
-        )
-    })?
-    .map_err(err)?;
+    // A row: the standing cells, then A's and B's cells.
+    let width = cells + 2;
+    let out = args.fill(py, width, threads, |random, plies, items| {
+        // Two moves at a time, keeping the last position a batch takes: A to move, both
+        // pieces on footholds (a game that ends stops the walk where it stood).
+        let mut end = start;
+        for _ in 0..plies / 2 {
+            let next = play(board, &end, 2, random);
+            let moved = end.footholds.count_ones() - next.footholds.count_ones();
+            let standing = |cell: u8| next.footholds >> cell & 1 == 1;
+            if moved < 2 || !standing(next.me) || !standing(next.you) {
+                break;
+            }
+            end = next;
+        }
+        for (cell, item) in items[..cells].iter_mut().enumerate() {
+            *item = (end.footholds >> cell & 1) as u8;
+        }
+        (items[cells], items[cells + 1]) = (end.me, end.you);
+    })?;
     let (rows, cols) = (board.rows, board.cols);
     let mut boards: Vec<u8> = args.rows(cells)?;
     let (mut alocs, mut blocs): (Vec<i64>, Vec<i64>) = (args.rows(2)?, args.rows(2)?);

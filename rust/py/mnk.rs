@@ -1,12 +1,13 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
 use crate::engine::error::Error;
+use crate::engine::random::play;
 use crate::games::mnk::{self as game, Board, Query, TableUse, search};
 use crate::input::grid::Grid;
 use crate::py::arrays::Boards;
 use crate::py::batch::{
-    OnError, Parsed, RandomArgs, detached, errors_arg, read_rows, sequence_items, shaped,
-    solve_batch, threads_arg,
+    OnError, Parsed, RandomArgs, errors_arg, read_rows, sequence_items, shaped, solve_batch,
+    threads_arg,
 };
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, row_col_names, search_detached, table_mb_arg, to_analysis,
@@ -339,27 +340,14 @@ pub fn random_marks<'py>(
     plies: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    use crate::engine::random::{SplitMix64, fill_rows, play, plies_of};
     let cells = geometry.cells();
     let args = RandomArgs::new(n, seed, plies, cells as u32)?;
     let threads = threads_arg(threads)?;
-    let mut out: Vec<u8> = args.rows(cells)?;
-    detached(py, false, "", |monitor| {
-        fill_rows(
-            &mut out,
-            cells,
-            threads,
-            |row, codes| {
-                let mut random = SplitMix64::for_row(args.seed, row as u64);
-                let plies = plies_of(&mut random, args.low, args.high);
-                let board = play(geometry, &Board { x: 0, o: 0 }, plies, &mut random);
-                for (cell, code) in codes.iter_mut().enumerate() {
-                    *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
-                }
-            },
-            monitor,
-        )
-    })?
-    .map_err(err)?;
+    let out = args.fill(py, cells, threads, |random, plies, codes| {
+        let board = play(geometry, &Board { x: 0, o: 0 }, plies, random);
+        for (cell, code) in codes.iter_mut().enumerate() {
+            *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
+        }
+    })?;
     shaped(py, out, &[args.count, geometry.rows, geometry.cols])
 }

@@ -136,9 +136,19 @@ impl<'a, 'b> Solver<'a, 'b> {
         possible & !(theirs >> 1)
     }
 
-    /// Narrows the window by the bounds of the rules; `Err(score)` when that settles it.
+    /// What every node does first: the moves that do not lose at once, the window narrowed by
+    /// the bounds of the rules; `Err(score)` when the rules settle the node (no such move, a
+    /// full board, a closed window).
     #[inline(always)]
-    fn bounds(&self, moves: i32, alpha: &mut i32, beta: &mut i32) -> Result<(), i32> {
+    fn settle(&self, p: &Position, alpha: &mut i32, beta: &mut i32) -> Result<u64, i32> {
+        let moves = p.moves as i32;
+        let possible = self.non_losing(p);
+        if possible == 0 {
+            return Err(-(self.cells - moves) / 2);
+        }
+        if moves >= self.cells - 2 {
+            return Err(0);
+        }
         // The opponent cannot win with its next stone: at best with its second.
         let least = -(self.cells - 2 - moves) / 2;
         if *alpha < least {
@@ -155,23 +165,17 @@ impl<'a, 'b> Solver<'a, 'b> {
                 return Err(*beta);
             }
         }
-        Ok(())
+        Ok(possible)
     }
 
     /// The score of a position near the end, fail-soft in (alpha, beta).
     fn endgame(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
+        let possible = match self.settle(p, &mut alpha, &mut beta) {
+            Ok(possible) => possible,
+            Err(score) => return Ok(score),
+        };
         let moves = p.moves as i32;
-        let possible = self.non_losing(p);
-        if possible == 0 {
-            return Ok(-(self.cells - moves) / 2);
-        }
-        if moves >= self.cells - 2 {
-            return Ok(0);
-        }
-        if let Err(score) = self.bounds(moves, &mut alpha, &mut beta) {
-            return Ok(score);
-        }
         let small = self.cells - moves >= SMALL_FROM;
         let key = p.key(self.shape);
         let (mut lower, mut upper) = (-31, 31);
@@ -219,17 +223,11 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// The score of `p` (whose mixed key is `mixed`), fail-soft in (alpha, beta).
     fn negamax(&mut self, p: &Position, mixed: u64, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
+        let possible = match self.settle(p, &mut alpha, &mut beta) {
+            Ok(possible) => possible,
+            Err(score) => return Ok(score),
+        };
         let moves = p.moves as i32;
-        let possible = self.non_losing(p);
-        if possible == 0 {
-            return Ok(-(self.cells - moves) / 2);
-        }
-        if moves >= self.cells - 2 {
-            return Ok(0);
-        }
-        if let Err(score) = self.bounds(moves, &mut alpha, &mut beta) {
-            return Ok(score);
-        }
         let (mut lower, mut upper, mut first) = (-31, 31, NO_MOVE);
         if let Some(known) = self.main.get(mixed) {
             (lower, upper, first) = (known.lower, known.upper, known.best);

@@ -161,16 +161,6 @@ impl Answers<Geometry> for Lookup {
         Ok(Score::from(self.0.score[code_of_board(*board)]))
     }
 
-    fn window(
-        &mut self,
-        rules: &Geometry,
-        board: &Board,
-        _: Score,
-        _: Score,
-    ) -> Result<Score, Stop> {
-        self.exact(rules, board)
-    }
-
     fn nodes(&self) -> u64 {
         0
     }

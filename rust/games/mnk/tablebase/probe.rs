@@ -132,16 +132,6 @@ impl Answers<Geometry> for Probe<'_> {
         Ok(self.lookup(board))
     }
 
-    fn window(
-        &mut self,
-        rules: &Geometry,
-        board: &Board,
-        _: Score,
-        _: Score,
-    ) -> std::result::Result<Score, Stop> {
-        self.exact(rules, board)
-    }
-
     fn nodes(&self) -> u64 {
         0
     }
