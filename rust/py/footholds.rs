@@ -1,5 +1,7 @@
 //! `perfectplay._core.footholds`: moves are (row, col) destinations, answers from A's side.
 
+use crate::engine::budget::Budget;
+use crate::engine::error::Error;
 use crate::engine::random::play;
 use crate::games::footholds::{self as game, Board, search};
 use crate::input::Item;
@@ -48,6 +50,17 @@ impl Call {
             node_limit,
         })
     }
+
+    /// `search` of the call's game under its node limit, without the GIL.
+    fn search<T: Send>(
+        &self,
+        py: Python<'_>,
+        search: fn(&Board, u8, u8, &mut Budget) -> Result<T, Error>,
+    ) -> PyResult<T> {
+        search_detached(py, self.node_limit, |budget| {
+            search(&self.board, self.a, self.b, budget)
+        })
+    }
 }
 
 /// A function of one game, `(board, aloc, bloc, *, node_limit=None)`: the arguments are
@@ -73,9 +86,7 @@ macro_rules! game_function {
 game_function! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
     fn solve(py, call) -> Bound<'py, PyAny> {
-        let solution = search_detached(py, call.node_limit, |budget| {
-            search::solve(&call.board, call.a, call.b, budget)
-        })?;
+        let solution = call.search(py, search::solve)?;
         to_solution(py, solution, &names(call.board.cols))
     }
 }
@@ -83,18 +94,14 @@ game_function! {
 game_function! {
     /// The judge's answer: the total number of moves under perfect play.
     fn total_moves(py, call) -> u32 {
-        search_detached(py, call.node_limit, |budget| {
-            search::total_moves(&call.board, call.a, call.b, budget)
-        })
+        call.search(py, search::total_moves)
     }
 }
 
 game_function! {
     /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
     fn analyze(py, call) -> Bound<'py, PyDict> {
-        let answers = search_detached(py, call.node_limit, |budget| {
-            search::analyze(&call.board, call.a, call.b, budget)
-        })?;
+        let answers = call.search(py, search::analyze)?;
         to_analysis(py, answers, &names(call.board.cols))
     }
 }
