@@ -200,14 +200,8 @@ pub fn read_rows<T: Send>(
     mut read: impl FnMut(&[i64]) -> crate::engine::error::Result<T> + Send,
 ) -> PyResult<Parsed<T>> {
     let main_thread = is_main_thread(py)?;
-    let read = py.detach(move || {
-        let mut first_bad = None;
-        let mut rows = Vec::new();
-        rows.try_reserve_exact(reader.len())
-            .map_err(|_| OutOfMemory {
-                bytes: reader.len().saturating_mul(size_of::<Option<T>>()),
-            })
-            .map_err(|failure| err(Error::OutOfMemory(failure)))?;
+    py.detach(move || {
+        let mut parsed = Parsed::with_capacity(reader.len())?;
         let mut cells = vec![0i64; width];
         for row in 0..reader.len() {
             if main_thread && row % (1 << 16) == 0 {
@@ -215,20 +209,9 @@ pub fn read_rows<T: Send>(
                 Python::attach(|py| py.check_signals())?;
             }
             reader.read(row, &mut cells);
-            match read(&cells) {
-                Ok(value) => rows.push(Some(value)),
-                Err(error) => {
-                    first_bad.get_or_insert((row, error));
-                    rows.push(None);
-                }
-            }
+            parsed.push(read(&cells).map_err(err));
         }
-        Ok::<_, PyErr>((rows, first_bad))
-    });
-    let (rows, first_bad) = read?;
-    Ok(Parsed {
-        rows,
-        first_bad: first_bad.map(|(row, error)| (row, err(error))),
+        Ok(parsed)
     })
 }
 
