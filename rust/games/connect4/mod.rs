@@ -39,6 +39,10 @@ pub struct Shape {
     pub bottom: u64,
     /// Every cell of the board.
     pub board: u64,
+    /// The cells, spare row included, of the rows whose parity is the top spare row's: when
+    /// every column's landing cell is one of them, every column has an even number of empty
+    /// cells (see `search.rs`, claimeven).
+    pub top_parity: u64,
 }
 
 /// The most columns a board has (the search orders moves in arrays of this size).
@@ -68,6 +72,9 @@ impl Shape {
             cells: width * height,
             bottom,
             board: bottom * ((1u64 << height) - 1),
+            top_parity: (0..=height)
+                .filter(|row| (height - row) % 2 == 0)
+                .fold(0u64, |rows, row| rows | bottom << row),
         })
     }
 

@@ -136,6 +136,28 @@ impl<'a, 'b> Solver<'a, 'b> {
         possible & !(theirs >> 1)
     }
 
+    /// Claimeven (Allis): when every column has an even number of empty cells, the opponent
+    /// can answer every stone on top of it, so that the side to move ends with exactly the
+    /// empty cells of the rows its landing cells are on. If those and its stones hold no four,
+    /// it cannot win (at best 0); if the opponent's then hold four, it loses (at best -1, the
+    /// last stone). Otherwise nothing is known (`i32::MAX`).
+    #[inline(always)]
+    fn claimeven_most(&self, p: &Position) -> i32 {
+        let shape = self.shape;
+        if (p.mask + shape.bottom) & !shape.top_parity != 0 {
+            return i32::MAX;
+        }
+        let empty = shape.board & !p.mask;
+        if shape.has_four(p.current | (empty & shape.top_parity)) {
+            return i32::MAX;
+        }
+        if shape.has_four(p.opponent() | (empty & !shape.top_parity)) {
+            -1
+        } else {
+            0
+        }
+    }
+
     /// What every node does first: the moves that do not lose at once, the window narrowed by
     /// the bounds of the rules; `Err(score)` when the rules settle the node (no such move, a
     /// full board, a closed window).
@@ -158,7 +180,10 @@ impl<'a, 'b> Solver<'a, 'b> {
             }
         }
         // We cannot win with this stone: at best with our next.
-        let most = (self.cells - 1 - moves) / 2;
+        let mut most = (self.cells - 1 - moves) / 2;
+        if *beta >= 0 {
+            most = most.min(self.claimeven_most(p));
+        }
         if *beta > most {
             *beta = most;
             if *alpha >= *beta {
