@@ -10,7 +10,7 @@ import pytest
 import perfectplay.gym
 import perfectplay.openspiel
 import perfectplay.pettingzoo
-from perfectplay import agents, footholds, mnk, tablebase, tictactoe
+from perfectplay import agents, footholds, mnk, openings, tablebase, tictactoe
 
 MODULES = [
     tictactoe,
@@ -18,6 +18,7 @@ MODULES = [
     mnk,
     agents,
     tablebase,
+    openings,
     perfectplay.gym,
     perfectplay.openspiel,
     perfectplay.pettingzoo,

@@ -299,6 +299,38 @@ def run_tablebase(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_openings(args: argparse.Namespace) -> int:
+    """``perfectplay openings build|verify``."""
+    from perfectplay import openings
+
+    name = f"perfectplay openings {args.action}"
+    try:
+        if args.action == "build":
+            width, height = args.width, args.height
+            started = time.monotonic()
+            book = openings.build(
+                args.depth, width=width, height=height, threads=args.threads, progress=True
+            )
+            book.save(args.output)
+            print(
+                f"{name}: {width}x{height} depth {args.depth}, {len(book):,} positions in "
+                f"{time.monotonic() - started:.1f} s, saved to {args.output}",
+                file=sys.stderr,
+            )
+            return 0
+        book = openings.load(args.file)
+        book.verify(args.sample, threads=args.threads)
+    except (ValueError, TypeError, OSError, MemoryError) as error:
+        print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr)
+        return 1
+    print(
+        f"{args.file}: {book.width}x{book.height} depth {book.depth}, {len(book):,} positions: "
+        f"checksum, positions and scores above depth {book.depth} agree with the rules, "
+        f"{args.sample} re-solved"
+    )
+    return 0
+
+
 def _version() -> str:
     from perfectplay import __version__
 
@@ -376,6 +408,21 @@ def _parser() -> argparse.ArgumentParser:
     check_file.add_argument(
         "--deep", action="store_true", help="check every entry against its children (slow)"
     )
+    check_file.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    summary = "Connect Four opening books: build FILE, or verify one"
+    books = commands.add_parser("openings", help=summary, description=summary)
+    actions = books.add_subparsers(dest="action", required=True, metavar="ACTION")
+    make = actions.add_parser("build", help="solve every position of DEPTH stones or fewer")
+    make.add_argument("--depth", type=int, required=True, help="stones played, at most")
+    make.add_argument("--width", type=int, default=7, help="columns (default 7)")
+    make.add_argument("--height", type=int, default=6, help="rows (default 6)")
+    make.add_argument("-o", "--output", required=True, metavar="FILE")
+    make.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    check_file = actions.add_parser(
+        "verify", help="check FILE, and re-solve a sample of its deepest positions"
+    )
+    check_file.add_argument("file", metavar="FILE")
+    check_file.add_argument("--sample", type=int, default=4, help="positions to re-solve")
     check_file.add_argument("--threads", type=int, default=None, help="default: every CPU")
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
@@ -527,6 +574,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = {
         "stress": run_stress,
         "tablebase": run_tablebase,
+        "openings": run_openings,
         "label": run_label,
         "mnk": run_mnk,
         "serve": run_serve,

@@ -3,6 +3,7 @@
 use crate::engine::driver::{self, AsGiven, Game, Player};
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::random::play;
+use crate::games::connect4::book::Book;
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{self as game, Position, Shape};
 use crate::py::arrays::Boards;
@@ -14,7 +15,7 @@ use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
     to_solution,
 };
-use numpy::PyUntypedArray;
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -36,12 +37,49 @@ const NAMES: Names<fn(u8) -> u8> = Names {
     to_move: |col| col,
 };
 
-/// A checked call: the position on its board, the node limit and the table size.
+/// A checked call: the position on its board, the node limit, the table size and the book.
 struct Call {
     shape: Shape,
     position: Position,
     node_limit: Option<u64>,
     table_bytes: usize,
+    book: Option<BookColumns>,
+}
+
+/// The columns of a `perfectplay.openings.Book` (read-only numpy arrays), held for a call.
+struct BookColumns {
+    keys: Py<PyArray1<u64>>,
+    scores: Py<PyArray1<i8>>,
+    depth: u32,
+}
+
+/// `book=`: None, or a book of the board's size.
+fn book_arg(book: Option<&Bound<'_, PyAny>>, shape: &Shape) -> PyResult<Option<BookColumns>> {
+    let Some(book) = book.filter(|book| !book.is_none()) else {
+        return Ok(None);
+    };
+    let size: (u32, u32) = (
+        book.getattr("width")?.extract()?,
+        book.getattr("height")?.extract()?,
+    );
+    if size != (shape.width, shape.height) {
+        return Err(PyValueError::new_err(format!(
+            "the book is for {}x{} boards, not {}x{}",
+            size.0, size.1, shape.width, shape.height
+        )));
+    }
+    let keys = book.getattr("keys")?.cast_into::<PyArray1<u64>>()?;
+    let scores = book.getattr("scores")?.cast_into::<PyArray1<i8>>()?;
+    if keys.len()? != scores.len()? {
+        return Err(PyValueError::new_err(
+            "the book's keys and scores differ in length",
+        ));
+    }
+    Ok(Some(BookColumns {
+        keys: keys.unbind(),
+        scores: scores.unbind(),
+        depth: book.getattr("depth")?.extract()?,
+    }))
 }
 
 /// `width=`/`height=`: None or an int.
@@ -59,17 +97,20 @@ impl Call {
         height: Option<&Bound<'_, PyAny>>,
         node_limit: Option<&Bound<'_, PyAny>>,
         table_mb: Option<&Bound<'_, PyAny>>,
+        book: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Call> {
         let size = (side(width, "width")?, side(height, "height")?);
         let (shape, position) = game::parse_position(&to_item(position)?, size).map_err(err)?;
         let node_limit = node_limit_arg(node_limit)?;
         let table_bytes =
             table_mb_arg(table_mb)?.unwrap_or_else(|| search::default_table_bytes(&shape));
+        let book = book_arg(book, &shape)?;
         Ok(Call {
             shape,
             position,
             node_limit,
             table_bytes,
+            book,
         })
     }
 
@@ -79,9 +120,26 @@ impl Call {
         py: Python<'_>,
         work: impl FnOnce(&mut Game<Shape, Solver>, &Position) -> CoreResult<T> + Send,
     ) -> PyResult<T> {
+        // The book's arrays stay borrowed (read-only) for the whole search.
+        let borrowed = match &self.book {
+            Some(book) => Some((
+                book.keys.bind(py).try_readonly()?,
+                book.scores.bind(py).try_readonly()?,
+                book.depth,
+            )),
+            None => None,
+        };
+        let book = match &borrowed {
+            Some((keys, scores, depth)) => Some(Book {
+                keys: keys.as_slice()?,
+                scores: scores.as_slice()?,
+                depth: *depth,
+            }),
+            None => None,
+        };
         search_detached(py, self.node_limit, |budget| {
             search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
-                let mut solver = Solver::new(&self.shape, tables, budget);
+                let mut solver = Solver::new(&self.shape, tables, budget, book);
                 let mut game = Game {
                     rules: &self.shape,
                     answers: &mut solver,
@@ -101,12 +159,14 @@ impl Call {
 }
 
 /// A function of one position, `(position, *, width=None, height=None, node_limit=None,
-/// table_mb=None)`: the arguments are checked into `$call`, then `$body` answers.
+/// table_mb=None, book=None)`: the arguments are checked into `$call`, then `$body` answers.
 macro_rules! position_function {
     ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
         $(#[$doc])*
         #[pyfunction]
-        #[pyo3(signature = (position, *, width=None, height=None, node_limit=None, table_mb=None))]
+        #[pyo3(signature = (
+            position, *, width=None, height=None, node_limit=None, table_mb=None, book=None
+        ))]
         fn $name<'py>(
             $py: Python<'py>,
             position: &Bound<'py, PyAny>,
@@ -114,8 +174,9 @@ macro_rules! position_function {
             height: Option<&Bound<'py, PyAny>>,
             node_limit: Option<&Bound<'py, PyAny>>,
             table_mb: Option<&Bound<'py, PyAny>>,
+            book: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<$answer> {
-            let $call = Call::new(position, width, height, node_limit, table_mb)?;
+            let $call = Call::new(position, width, height, node_limit, table_mb, book)?;
             $body
         }
     };
@@ -159,7 +220,10 @@ position_function! {
 /// Pons' score of the position (see the module's documentation); ``weak=True`` only its sign,
 /// as his solver's ``-w`` gives it (a win at once keeps its exact score).
 #[pyfunction]
-#[pyo3(signature = (position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None))]
+#[pyo3(signature = (
+    position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None, book=None
+))]
+#[allow(clippy::too_many_arguments)]
 fn score(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
@@ -168,8 +232,9 @@ fn score(
     height: Option<&Bound<'_, PyAny>>,
     node_limit: Option<&Bound<'_, PyAny>>,
     table_mb: Option<&Bound<'_, PyAny>>,
+    book: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i32> {
-    let call = Call::new(position, width, height, node_limit, table_mb)?;
+    let call = Call::new(position, width, height, node_limit, table_mb, book)?;
     pons_of(py, &call, weak)
 }
 
@@ -256,7 +321,7 @@ fn batch_solve<'py>(
         &what,
         || Ok(Tables::new(&shape, table_bytes)?),
         |tables, position, budget| {
-            let mut solver = Solver::new(&shape, tables, budget);
+            let mut solver = Solver::new(&shape, tables, budget, None);
             let mut game = Game {
                 rules: &shape,
                 answers: &mut solver,

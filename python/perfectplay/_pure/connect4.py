@@ -94,6 +94,19 @@ class Shape:
     def key(self, position: Position) -> int:
         return position[0] + position[1] + self.bottom
 
+    def mirrored(self, key: int) -> int:
+        """A key with its columns in reverse order (a key is column by column)."""
+        column = (1 << self.stride) - 1
+        return sum(
+            ((key >> (col * self.stride)) & column) << ((self.width - 1 - col) * self.stride)
+            for col in range(self.width)
+        )
+
+    def book_key(self, position: Position) -> int:
+        """The key an opening book holds a position and its mirror image under."""
+        key = self.key(position)
+        return min(key, self.mirrored(key))
+
 
 def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Position:
     """Plays columns (0-based) from the empty board; a bad move is a ValueError naming it."""
@@ -254,13 +267,15 @@ def _buildable(shape: Shape, first: int, mask: int) -> bool:
 
 
 class _Search:
-    """Exact scores (``scoring``) of positions of one board, memoised; the driver's game."""
+    """Exact scores (``scoring``) of positions of one board, memoised; the driver's game. A
+    ``book`` (``perfectplay.openings.Book``) answers the positions it holds."""
 
-    def __init__(self, shape: Shape, node_limit: int | None) -> None:
+    def __init__(self, shape: Shape, node_limit: int | None, book: Any = None) -> None:
         self.shape = shape
         self.node_limit = node_limit
         self.nodes = 0
         self.memo: dict[int, int] = {}
+        self.book = book
 
     def moves(self, position: Position) -> list[int]:
         return self.shape.moves(position)
@@ -276,6 +291,10 @@ class _Search:
         known = self.memo.get(key)
         if known is not None:
             return known
+        if self.book is not None and position[2] <= self.book.depth:
+            pons = self.book.get(self.shape.book_key(position))
+            if pons is not None:
+                return engine_of(pons, position[2], self.shape.cells)
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise SearchLimitExceeded(f"search needed more than node_limit={self.node_limit} nodes")
@@ -307,14 +326,39 @@ def pons_of(result: int) -> int:
     return (1 if result > 0 else -1 if result < 0 else 0) * ((abs(result) + 1) // 2)
 
 
+def engine_of(pons: int, moves: int, cells: int) -> int:
+    """The ``score.py`` score of Pons' score of a position with ``moves`` stones: the winner's
+    winning stone falls after ``n`` stones, ``n`` of the winner's parity."""
+    if pons == 0:
+        return 0
+    winner_parity = moves % 2 if pons > 0 else (moves + 1) % 2
+    before = cells + 1 - 2 * abs(pons)
+    if before % 2 != winner_parity:
+        before -= 1
+    return (1 if pons > 0 else -1) * (cells - before)
+
+
+def _book_arg(book: Any, shape: Shape) -> Any:
+    """``book=``: None, or a book of the board's size."""
+    if book is None:
+        return None
+    size = (book.width, book.height)
+    if size != (shape.width, shape.height):
+        raise ValueError(
+            f"the book is for {size[0]}x{size[1]} boards, not {shape.width}x{shape.height}"
+        )
+    return book
+
+
 class _Call:
     def __init__(
-        self, position: Any, width: Any, height: Any, node_limit: Any, table_mb: Any
+        self, position: Any, width: Any, height: Any, node_limit: Any, table_mb: Any, book: Any
     ) -> None:
         size = _sides(width, height)
         self.shape, self.root = parse(to_item(position), size)
-        self.search = _Search(self.shape, args.node_limit(node_limit))
+        limit = args.node_limit(node_limit)
         args.table_mb(table_mb)
+        self.search = _Search(self.shape, limit, _book_arg(book, self.shape))
 
     def first_to_move(self) -> bool:
         return self.root[2] % 2 == 0
@@ -331,9 +375,10 @@ def solve(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
+    book: Any = None,
 ) -> Solution[int]:
     """The position solved for the side to move; moves are columns."""
-    call = _Call(position, width, height, node_limit, table_mb)
+    call = _Call(position, width, height, node_limit, table_mb, book)
     return driver.solve(call.search, call.root, ("x", "o"), call.first_to_move(), _column)
 
 
@@ -344,9 +389,10 @@ def analyze(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
+    book: Any = None,
 ) -> dict[int, tuple[int, int]]:
     """{column: (value for the player making it, plies from now with it)} for every move."""
-    call = _Call(position, width, height, node_limit, table_mb)
+    call = _Call(position, width, height, node_limit, table_mb, book)
     return driver.analyze(call.search, call.root, _column)
 
 
@@ -357,9 +403,10 @@ def best_move(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
+    book: Any = None,
 ) -> int | None:
     """The first best column, or None once the game is over."""
-    call = _Call(position, width, height, node_limit, table_mb)
+    call = _Call(position, width, height, node_limit, table_mb, book)
     return driver.best_move(call.search, call.root)
 
 
@@ -370,9 +417,10 @@ def value(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
+    book: Any = None,
 ) -> int:
     """+1 the side to move wins, 0 draw, -1 it loses."""
-    call = _Call(position, width, height, node_limit, table_mb)
+    call = _Call(position, width, height, node_limit, table_mb, book)
     return scoring.value(call.search.score(call.root))
 
 
@@ -384,10 +432,11 @@ def score(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
+    book: Any = None,
 ) -> int:
     """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
     weak = batch.flag(weak, "weak")
-    call = _Call(position, width, height, node_limit, table_mb)
+    call = _Call(position, width, height, node_limit, table_mb, book)
     shape, root = call.shape, call.root
     if (
         not shape.is_won(root)

@@ -17,6 +17,7 @@
 //! more than the cells left when the game ends) follows from it exactly, both ways, since the
 //! winner's stones fall on a fixed parity: see [`engine_score`] and [`pons_score`].
 
+pub mod book;
 pub mod plain;
 pub mod search;
 pub mod table;

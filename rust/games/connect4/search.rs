@@ -26,6 +26,7 @@ use crate::engine::driver::Answers;
 use crate::engine::error::Error;
 use crate::engine::memory::OutOfMemory;
 use crate::engine::score::{self, Score};
+use crate::games::connect4::book::Book;
 use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
 use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
 
@@ -79,6 +80,7 @@ pub struct Solver<'a, 'b> {
     main: &'a mut MainTable,
     small: &'a mut SmallTable,
     budget: &'a mut Budget<'b>,
+    book: Option<Book<'a>>,
     /// Columns, centre first, and their cells.
     columns: [u64; MAX_WIDTH],
     column_numbers: [u32; MAX_WIDTH],
@@ -88,7 +90,12 @@ pub struct Solver<'a, 'b> {
 }
 
 impl<'a, 'b> Solver<'a, 'b> {
-    pub fn new(shape: &'a Shape, tables: &'a mut Tables, budget: &'a mut Budget<'b>) -> Self {
+    pub fn new(
+        shape: &'a Shape,
+        tables: &'a mut Tables,
+        budget: &'a mut Budget<'b>,
+        book: Option<Book<'a>>,
+    ) -> Self {
         let width = shape.width as usize;
         let mut order: Vec<u32> = (0..shape.width).collect();
         order.sort_by_key(|&col| ((2 * col as i32 - (width as i32 - 1)).abs(), col));
@@ -103,6 +110,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             main: &mut tables.main,
             small: &mut tables.small,
             budget,
+            book,
             columns,
             column_numbers,
             width,
@@ -238,6 +246,11 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// Searches a child: near the end by the lean search, else by the main one.
     #[inline(always)]
     fn child(&mut self, child: &Position, mixed: u64, alpha: i32, beta: i32) -> Searched {
+        if let Some(book) = self.book
+            && let Some(score) = book.score(self.shape, child)
+        {
+            return Ok(score);
+        }
         if self.cells - child.moves as i32 <= LAST_MOVES {
             self.endgame(child, alpha, beta)
         } else {
@@ -527,8 +540,10 @@ mod tests {
     fn pons(shape: &Shape, text: &str) -> i32 {
         let position = play_columns(shape, columns_of_text(text).unwrap(), false).unwrap();
         let mut tables = Tables::new(shape, 1 << 20).unwrap();
-        unlimited(|budget| Solver::new(shape, &mut tables, budget).pons_score(&position, false))
-            .unwrap()
+        unlimited(|budget| {
+            Solver::new(shape, &mut tables, budget, None).pons_score(&position, false)
+        })
+        .unwrap()
     }
 
     #[test]
@@ -564,7 +579,10 @@ mod tests {
                 }
                 let mut tables = Tables::new(&shape, 1 << 16).unwrap();
                 let fast = unlimited(|budget| {
-                    exact_of(&mut Solver::new(&shape, &mut tables, budget), &position)
+                    exact_of(
+                        &mut Solver::new(&shape, &mut tables, budget, None),
+                        &position,
+                    )
                 })
                 .unwrap();
                 assert_eq!(

@@ -1,0 +1,216 @@
+"""Connect Four opening books: built by the rules and the search, answers unchanged by a book on
+both backends, the packaged 7x6 book against the known values of the empty board's columns,
+hostile and damaged files refused, the command line."""
+
+from __future__ import annotations
+
+import os
+import random
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from perfectplay import openings
+from perfectplay._backend import implementation
+from tests_support import perfectplay_command
+
+RUST = implementation("connect4", "rust")
+SMALL = {"width": 4, "height": 4}
+
+
+@pytest.fixture(scope="module")
+def book() -> openings.Book:
+    return openings.build(6, width=4, height=4, threads=2)
+
+
+def random_games(rng: random.Random, count: int, least: int, most: int) -> list[str]:
+    """Move strings of random play (stopping before a move that ends the game)."""
+    games = []
+    for _ in range(count):
+        text = ""
+        for _ in range(rng.randint(least, most)):
+            col = rng.randrange(SMALL["width"]) + 1
+            try:
+                if RUST.solve(text + str(col), **SMALL).plies == 0:
+                    break
+            except ValueError:
+                break
+            text += str(col)
+        games.append(text)
+    return games
+
+
+def test_answers_do_not_change_with_a_book(c4: Any, book: openings.Book) -> None:
+    games = random_games(random.Random(3), 50, 3, 10)
+    for text in games:
+        plain = (c4.solve(text, **SMALL), c4.analyze(text, **SMALL), c4.score(text, **SMALL))
+        booked = (
+            c4.solve(text, **SMALL, book=book),
+            c4.analyze(text, **SMALL, book=book),
+            c4.score(text, **SMALL, book=book),
+        )
+        assert plain == booked, text
+        assert c4.value(text, **SMALL, book=book) == plain[0].value
+        assert c4.best_move(text, **SMALL, book=book) == c4.best_move(text, **SMALL)
+
+
+def test_a_position_in_the_book_needs_no_search(c4: Any, book: openings.Book) -> None:
+    for text in ("", "3", "32", "3241"):
+        assert c4.score(text, **SMALL, book=book) == c4.score(text, **SMALL)
+    # The mirror image of a held position is held too.
+    assert book.get(book.shape.book_key(book.shape.play((0, 0, 0), 0))) is not None
+
+
+def test_the_book_is_every_position_scored_by_the_rules(book: openings.Book) -> None:
+    shape = book.shape
+    level: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for _ in range(book.depth + 1):
+        for position in level:
+            held = book.get(shape.book_key(position))
+            text_score = RUST.score(_codes(shape, position), **SMALL)
+            assert held == text_score
+        level = [
+            child
+            for position in level
+            for col in shape.moves(position)
+            if not shape.is_won(child := shape.play(position, col))
+        ][:400]
+
+
+def _codes(shape: Any, position: tuple[int, int, int]) -> list[list[int]]:
+    """The board of a twin position, top row first: 1 the first player's stones, 2 the second's."""
+    current, mask, played = position
+    first = current if played % 2 == 0 else current ^ mask
+    return [
+        [
+            (1 if first & shape.cell(col, row) else 2) if mask & shape.cell(col, row) else 0
+            for col in range(shape.width)
+        ]
+        for row in reversed(range(shape.height))
+    ]
+
+
+def test_a_book_of_another_size_is_refused(c4: Any, book: openings.Book) -> None:
+    with pytest.raises(ValueError, match="the book is for 4x4 boards, not 7x6"):
+        c4.solve("44", book=book)
+
+
+def test_save_and_load(tmp_path: Path, book: openings.Book) -> None:
+    path = tmp_path / "small.book"
+    book.save(str(path))
+    loaded = openings.load(str(path))
+    assert (loaded.width, loaded.height, loaded.depth) == (4, 4, 6)
+    assert np.array_equal(loaded.keys, book.keys)
+    assert np.array_equal(loaded.scores, book.scores)
+    assert [p.name for p in tmp_path.iterdir()] == ["small.book"]  # nothing half-written left
+    loaded.verify(6)
+
+
+def _rewrite(path: Path, change: Any) -> None:
+    """Applies ``change`` to the body and writes a correct checksum: a hostile file."""
+    body = bytearray(path.read_bytes()[:-4])
+    change(body)
+    path.write_bytes(bytes(body) + struct.pack("<I", zlib.crc32(bytes(body))))
+
+
+def _score_offset(book: openings.Book, index: int) -> int:
+    return 24 + 8 * len(book) + index
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda data: data[:10], "too short"),
+        (lambda data: b"NOTABOOK" + data[8:], "not a perfectplay opening book"),
+        (lambda data: data[:8] + struct.pack("<I", 99) + data[12:], "format version 99"),
+        (lambda data: data[:-1], "header promises"),
+        (lambda data: data[:40] + bytes([data[40] ^ 1]) + data[41:], "checksum does not match"),
+    ],
+)
+def test_damaged_files_are_refused(
+    tmp_path: Path, book: openings.Book, damage: Any, message: str
+) -> None:
+    path = tmp_path / "damaged.book"
+    book.save(str(path))
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(ValueError, match=message):
+        openings.load(str(path))
+
+
+def test_altered_scores_are_found_despite_a_good_checksum(
+    tmp_path: Path, book: openings.Book
+) -> None:
+    path = tmp_path / "altered.book"
+    book.save(str(path))
+    root = int(np.searchsorted(book.keys, book.shape.book_key((0, 0, 0))))
+
+    def lie(body: bytearray) -> None:
+        body[_score_offset(book, root)] = (body[_score_offset(book, root)] + 1) % 256
+
+    _rewrite(path, lie)
+    with pytest.raises(ValueError, match="not the best of its moves' scores"):
+        openings.load(str(path))
+
+
+def test_a_deep_score_that_lies_is_found_by_verify(book: openings.Book) -> None:
+    """Every deepest position called a draw and the rest scored from them by the rules: the
+    file holds together, and only re-solving finds the lie."""
+    shape = book.shape
+    levels = list(openings._levels(shape, book.depth))
+    scores = dict.fromkeys(levels[-1], 0)
+    for level in reversed(levels[:-1]):
+        for key, position in level.items():
+            scores[key] = openings._backed_up(shape, position, scores)
+    lying = openings.Book(4, 4, 6, book.keys, np.array([scores[int(k)] for k in book.keys]))
+    with pytest.raises(ValueError, match="the book says 0"):
+        lying.verify(len(levels[-1]))
+
+
+def test_missing_positions_and_bad_order_are_refused(book: openings.Book) -> None:
+    with pytest.raises(ValueError, match="holds 901 positions, not 900"):
+        openings.Book(4, 4, 6, book.keys[:-1], book.scores[:-1])
+    with pytest.raises(ValueError, match="increasing order"):
+        openings.Book(4, 4, 6, book.keys[::-1], book.scores[::-1])
+
+
+def test_files_that_are_not_regular_are_refused(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="a FIFO"):
+        openings.load(str(fifo))
+    with pytest.raises(ValueError, match="a directory"):
+        openings.load(str(tmp_path))
+
+
+def test_packaged_book_knows_the_empty_board(c4: Any) -> None:
+    """Pons' scores of the seven first moves of 7x6 (published in his tutorial and computed by
+    every strong solver): the centre wins with the 41st stone."""
+    book = openings.packaged()
+    assert (book.width, book.height) == (7, 6) and book.depth >= 2
+    assert openings.packaged() is book  # loaded once
+    analysis = c4.analyze("", book=book)
+    # n stones at the end: the winner scores (42 + 2 - n) // 2.
+    pons = [value * ((44 - plies) // 2) for _, (value, plies) in sorted(analysis.items())]
+    assert pons == [-2, -1, 0, 1, 0, -1, -2]
+    assert c4.score("", book=book) == 1
+    assert c4.best_move("", book=book) == 3
+
+
+def test_the_command_line_builds_and_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "cli.book"
+    built = perfectplay_command(
+        "openings", "build", "--depth", "3", "--width", "4", "--height", "4", "-o", str(path)
+    )
+    assert built.returncode == 0, built.stderr
+    assert "4x4 depth 3" in built.stderr
+    checked = perfectplay_command("openings", "verify", str(path), "--sample", "2")
+    assert checked.returncode == 0, checked.stderr
+    assert "checksum, positions and scores above depth 3 agree" in checked.stdout
+    path.write_bytes(path.read_bytes()[:-2])
+    refused = perfectplay_command("openings", "verify", str(path))
+    assert refused.returncode == 1
+    assert "header promises" in refused.stderr
