@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from perfectplay._backend import BACKEND, BACKENDS, implementation
@@ -254,6 +254,20 @@ def run_stress(args: argparse.Namespace) -> int:
     return 0 if result.passed else 1
 
 
+def _build_and_save(
+    name: str, build: Callable[[], Any], summary: Callable[[Any], str], output: str
+) -> int:
+    """Builds a file's contents, saves them to ``output`` and says what it took."""
+    started = time.monotonic()
+    built = build()
+    built.save(output)
+    print(
+        f"{name}: {summary(built)} in {time.monotonic() - started:.1f} s, saved to {output}",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def run_tablebase(args: argparse.Namespace) -> int:
     """``perfectplay tablebase build|stats|probe|verify``."""
     from perfectplay import tablebase
@@ -262,15 +276,12 @@ def run_tablebase(args: argparse.Namespace) -> int:
     try:
         if args.action == "build":
             rows, cols = args.shape
-            started = time.monotonic()
-            table = tablebase.build(rows, cols, args.k, threads=args.threads, progress=True)
-            table.save(args.output)
-            print(
-                f"{name}: {rows}x{cols} k={args.k}, {len(table.data):,} entries in "
-                f"{time.monotonic() - started:.1f} s, saved to {args.output}",
-                file=sys.stderr,
+            return _build_and_save(
+                name,
+                lambda: tablebase.build(rows, cols, args.k, threads=args.threads, progress=True),
+                lambda table: f"{rows}x{cols} k={args.k}, {len(table.data):,} entries",
+                args.output,
             )
-            return 0
         table = tablebase.load(args.file)
         if args.action == "verify":
             table.verify(args.deep, threads=args.threads, progress=sys.stderr.isatty())
@@ -306,18 +317,20 @@ def run_openings(args: argparse.Namespace) -> int:
     name = f"perfectplay openings {args.action}"
     try:
         if args.action == "build":
-            width, height = args.width, args.height
-            started = time.monotonic()
-            book = openings.build(
-                args.depth, width=width, height=height, threads=args.threads, progress=True
+            return _build_and_save(
+                name,
+                lambda: openings.build(
+                    args.depth,
+                    width=args.width,
+                    height=args.height,
+                    threads=args.threads,
+                    progress=True,
+                ),
+                lambda book: (
+                    f"{book.width}x{book.height} depth {book.depth}, {len(book):,} positions"
+                ),
+                args.output,
             )
-            book.save(args.output)
-            print(
-                f"{name}: {width}x{height} depth {args.depth}, {len(book):,} positions in "
-                f"{time.monotonic() - started:.1f} s, saved to {args.output}",
-                file=sys.stderr,
-            )
-            return 0
         book = openings.load(args.file)
         book.verify(args.sample, threads=args.threads)
     except (ValueError, TypeError, OSError, MemoryError) as error:
