@@ -16,6 +16,7 @@ import pytest
 
 from perfectplay import openings
 from perfectplay._backend import implementation
+from perfectplay._pure.connect4 import codes_of
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -71,7 +72,8 @@ def test_the_book_is_every_position_scored_by_the_rules(book: openings.Book) -> 
     for _ in range(book.depth + 1):
         for position in level:
             held = book.get(shape.book_key(position))
-            text_score = RUST.score(_codes(shape, position), **SMALL)
+            rows = np.reshape(codes_of(shape, position), (shape.height, shape.width))
+            text_score = RUST.score(rows.tolist(), **SMALL)
             assert held == text_score
         level = [
             child
@@ -79,19 +81,6 @@ def test_the_book_is_every_position_scored_by_the_rules(book: openings.Book) -> 
             for col in shape.moves(position)
             if not shape.is_won(child := shape.play(position, col))
         ][:400]
-
-
-def _codes(shape: Any, position: tuple[int, int, int]) -> list[list[int]]:
-    """The board of a twin position, top row first: 1 the first player's stones, 2 the second's."""
-    current, mask, played = position
-    first = current if played % 2 == 0 else current ^ mask
-    return [
-        [
-            (1 if first & shape.cell(col, row) else 2) if mask & shape.cell(col, row) else 0
-            for col in range(shape.width)
-        ]
-        for row in reversed(range(shape.height))
-    ]
 
 
 def test_a_book_of_another_size_is_refused(c4: Any, book: openings.Book) -> None:
@@ -160,11 +149,9 @@ def test_a_deep_score_that_lies_is_found_by_verify(book: openings.Book) -> None:
     """Every deepest position called a draw and the rest scored from them by the rules: the
     file holds together, and only re-solving finds the lie."""
     shape = book.shape
-    levels = list(openings._levels(shape, book.depth))
+    levels = openings._levels(shape, book.depth)
     scores = dict.fromkeys(levels[-1], 0)
-    for level in reversed(levels[:-1]):
-        for key, position in level.items():
-            scores[key] = openings._backed_up(shape, position, scores)
+    openings._backed_up_levels(shape, levels, scores)
     lying = openings.Book(4, 4, 6, book.keys, np.array([scores[int(k)] for k in book.keys]))
     with pytest.raises(ValueError, match="the book says 0"):
         lying.verify(len(levels[-1]))

@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import struct
 import zlib
-from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -66,7 +65,6 @@ class Book:
         keys, scores = np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8)
         keys.flags.writeable = scores.flags.writeable = False
         self.keys, self.scores, self.path = keys, scores, path
-        self._scores: dict[int, int] | None = None
         self._check()
 
     def __len__(self) -> int:
@@ -77,11 +75,14 @@ class Book:
         size = f"{self.width}x{self.height} depth {self.depth}"
         return f"<Book {size}: {len(self):,} positions{where}>"
 
+    @functools.cached_property
+    def by_key(self) -> dict[int, int]:
+        """{key: score} (see ``Shape.book_key``), for lookups from Python."""
+        return dict(zip(self.keys.tolist(), self.scores.tolist(), strict=True))
+
     def get(self, key: int) -> int | None:
         """The score held under ``key`` (see ``Shape.book_key``), or None."""
-        if self._scores is None:
-            self._scores = dict(zip(self.keys.tolist(), self.scores.tolist(), strict=True))
-        return self._scores.get(key)
+        return self.by_key.get(key)
 
     def _check(self) -> None:
         """Holds exactly the positions of its depth, keys increasing, and every score above
@@ -93,30 +94,25 @@ class Book:
             raise ValueError(f"{name}{len(self.keys)} keys but {len(self.scores)} scores")
         if len(self.keys) > 1 and not bool(np.all(self.keys[1:] > self.keys[:-1])):
             raise ValueError(f"{name}the keys are not in increasing order")
-        levels = list(_levels(self.shape, self.depth))
+        levels = _levels(self.shape, self.depth)
         expected = sum(len(level) for level in levels)
         if expected != len(self.keys):
             raise ValueError(
                 f"{name}a depth-{self.depth} book of {self.width}x{self.height} holds "
                 f"{expected:,} positions, not {len(self.keys):,}"
             )
-        scores = self._held()
+        scores = self.by_key
         for level in levels:
             for key in level:
                 if key not in scores:
                     raise ValueError(f"{name}position {key:#x} is missing")
         for moves, level in enumerate(levels[:-1]):
-            for key, position in level.items():
+            for key, (position, _) in level.items():
                 if scores[key] != _backed_up(self.shape, position, scores):
                     raise ValueError(
                         f"{name}the score of position {key:#x} ({moves} stones) is not the best "
                         "of its moves' scores: the file was altered"
                     )
-
-    def _held(self) -> dict[int, int]:
-        self.get(0)
-        assert self._scores is not None
-        return self._scores
 
     def save(self, path: str) -> None:
         """Writes the book to ``path``, whole or not at all."""
@@ -132,13 +128,13 @@ class Book:
         ``ValueError`` naming the first that disagrees."""
         from perfectplay import connect4
 
-        deepest = list(list(_levels(self.shape, self.depth, texts=True))[-1].items())
+        deepest = [(key, text) for key, (_, text) in _levels(self.shape, self.depth)[-1].items()]
         chosen = np.random.default_rng(seed).permutation(len(deepest))[: max(0, int(sample))]
         picked = [deepest[i] for i in chosen]
         solved = connect4.batch_solve(
             [text for _, text in picked], width=self.width, height=self.height, threads=threads
         )
-        scores = self._held()
+        scores = self.by_key
         for (key, text), value, plies in zip(picked, solved.value, solved.plies, strict=True):
             found = _pons(int(value), int(plies), self.depth, self.shape.cells)
             if found != scores[key]:
@@ -196,22 +192,29 @@ def packaged() -> Book:
     return _decode(data, PACKAGED)
 
 
-def _levels(shape: Shape, depth: int, *, texts: bool = False) -> Iterator[dict[int, Any]]:
+def _levels(shape: Shape, depth: int) -> list[dict[int, tuple[Position, str]]]:
     """For 0, 1, ... ``depth`` stones, the games still going on, a mirror image once: {book
-    key: the position, or (``texts``) a move string of Pons' that reaches it}."""
-    level: dict[int, Any] = {shape.book_key((0, 0, 0)): ((0, 0, 0), "")}
-    for moves in range(depth + 1):
-        yield {key: (text if texts else position) for key, (position, text) in level.items()}
-        if moves == depth:
-            return
-        following: dict[int, Any] = {}
-        for position, text in level.values():
+    key: (the position, a move string of Pons' that reaches it)}."""
+    levels = [{shape.book_key((0, 0, 0)): ((0, 0, 0), "")}]
+    for _ in range(depth):
+        following: dict[int, tuple[Position, str]] = {}
+        for position, text in levels[-1].values():
             for col in shape.moves(position):
                 child = shape.play(position, col)
                 if shape.is_won(child) or child[2] == shape.cells:
                     continue
                 following.setdefault(shape.book_key(child), (child, f"{text}{col + 1}"))
-        level = following
+        levels.append(following)
+    return levels
+
+
+def _backed_up_levels(
+    shape: Shape, levels: list[dict[int, tuple[Position, str]]], scores: dict[int, int]
+) -> None:
+    """Scores every level above the deepest from the one below it, into ``scores``."""
+    for level in reversed(levels[:-1]):
+        for key, (position, _) in level.items():
+            scores[key] = _backed_up(shape, position, scores)
 
 
 def _backed_up(shape: Shape, position: Position, scores: dict[int, int]) -> int:
@@ -249,18 +252,19 @@ def build(
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
     if not 0 <= depth < shape.cells:
         raise ValueError(f"depth must be from 0 to {shape.cells - 1}, got {depth}")
-    levels = list(_levels(shape, depth, texts=True))
+    levels = _levels(shape, depth)
     deepest = levels[-1]
     solved = connect4.batch_solve(
-        list(deepest.values()), width=width, height=height, threads=threads, progress=progress
+        [text for _, text in deepest.values()],
+        width=width,
+        height=height,
+        threads=threads,
+        progress=progress,
     )
     scores = {
         key: _pons(int(value), int(plies), depth, shape.cells)
         for key, value, plies in zip(deepest, solved.value, solved.plies, strict=True)
     }
-    positions = list(_levels(shape, depth))
-    for level in reversed(positions[:-1]):
-        for key, position in level.items():
-            scores[key] = _backed_up(shape, position, scores)
+    _backed_up_levels(shape, levels, scores)
     keys = np.array(sorted(scores), dtype=np.uint64)
     return Book(width, height, depth, keys, np.array([scores[int(k)] for k in keys], dtype=np.int8))
