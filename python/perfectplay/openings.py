@@ -1,10 +1,10 @@
 """Connect Four opening books: Pons' score of every position with at most ``depth`` stones.
 
 >>> from perfectplay import connect4, openings
->>> book = openings.build(3, width=5, height=4)
+>>> book = openings.build(3, width=4, height=4)
 >>> len(book), book.depth
-(66, 3)
->>> connect4.score("", width=5, height=4, book=book)   # answered from the book
+(37, 3)
+>>> connect4.score("", width=4, height=4, book=book)   # answered from the book
 0
 
 ``build`` solves every position with exactly ``depth`` stones on every core (a mirror image
