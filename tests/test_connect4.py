@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -300,3 +301,39 @@ def test_cli_reports_bad_lines_and_answers_the_rest() -> None:
     # An empty line is the empty board (on 4x4: 7x6 takes minutes).
     small = run_cli("--width", "4", "--height", "4", stdin="1\n\n")
     assert small.stdout == "1 0\n 0\n" and small.returncode == 0
+
+
+@pytest.mark.compiled
+def test_ctrl_c_stops_a_search_in_a_child_forked_from_a_worker_thread() -> None:
+    """Which thread receives Ctrl-C is learnt once per thread and process: in a child forked
+    from a worker thread that thread is the main one, and its searches stop at Ctrl-C there."""
+    script = """
+import _thread, os, threading, time, warnings
+warnings.simplefilter("ignore", DeprecationWarning)  # forking with threads running (3.12+)
+from perfectplay._backend import implementation
+rust = implementation("connect4", "rust")
+reader, writer = os.pipe()
+
+def worker():
+    rust.score("2252576253462244111563365343671351441")  # learnt here: not the main thread
+    if os.fork() == 0:
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        start = time.monotonic()
+        try:
+            rust.score("", node_limit=2_000_000_000)  # minutes; the limit bounds a failure
+        except KeyboardInterrupt:
+            # Stopped by the search itself, not raised after it reached its limit.
+            if time.monotonic() - start < 30:
+                os.write(writer, b"stopped")
+        os._exit(0)
+    os.close(writer)
+    print(os.read(reader, 100).decode())
+
+thread = threading.Thread(target=worker)
+thread.start()
+thread.join()
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
+    )
+    assert run.stdout.strip() == "stopped", run.stderr

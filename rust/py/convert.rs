@@ -319,11 +319,24 @@ pub fn search_detached<T: Send>(
     result.map_err(|error| to_py_err(error, interrupt))
 }
 
+/// Is this the interpreter's main thread, the one Ctrl-C reaches? `threading` is asked once
+/// per thread and process (asking costs microseconds, more than a short search; after a fork
+/// the forking thread is the child's main thread, so the answer is kept with the process id).
 pub fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
+    thread_local! {
+        static KNOWN: std::cell::Cell<Option<(u32, bool)>> = const { std::cell::Cell::new(None) };
+    }
+    let process = std::process::id();
+    if let Some((known_process, main)) = KNOWN.get()
+        && known_process == process
+    {
+        return Ok(main);
+    }
     let threading = py.import("threading")?;
     let current = threading.call_method0("current_thread")?;
-    let main = threading.call_method0("main_thread")?;
-    Ok(current.is(&main))
+    let main = current.is(threading.call_method0("main_thread")?);
+    KNOWN.set(Some((process, main)));
+    Ok(main)
 }
 
 /// Prefixes an exception's message with the batch row it concerns, keeping its class.

@@ -185,11 +185,6 @@ impl Position {
     pub fn can_play(&self, shape: &Shape, col: u32) -> bool {
         self.landing(shape) & shape.column(col) != 0
     }
-
-    /// Does the player to move complete four by playing `col` (a playable column)?
-    pub fn wins_with(&self, shape: &Shape, col: u32) -> bool {
-        shape.winning_cells(self.current, self.mask) & self.landing(shape) & shape.column(col) != 0
-    }
 }
 
 /// The rules of play: moves are columns; play stops at the first four or a full board.
@@ -271,13 +266,14 @@ pub fn play_columns(
         if !position.can_play(shape, col) {
             return bad(format!("column {col} is full"));
         }
-        if position.wins_with(shape, col) {
+        position = position.play_cell(position.landing(shape) & shape.column(col));
+        // No four stood before this move, so a four now is this move's.
+        if position.is_won(shape) {
             if !last_wins {
                 return bad(format!("column {col} completes four"));
             }
             over = true;
         }
-        position = position.play_cell(position.landing(shape) & shape.column(col));
         if position.moves == shape.cells {
             over = true;
         }

@@ -572,10 +572,11 @@ mod tests {
                         .filter(|&c| position.can_play(&shape, c))
                         .collect();
                     let col = columns[((seed >> (step % 50)) as usize) % columns.len()];
-                    if position.wins_with(&shape, col) {
+                    let next = position.play_cell(position.landing(&shape) & shape.column(col));
+                    if next.is_won(&shape) {
                         break;
                     }
-                    position = position.play_cell(position.landing(&shape) & shape.column(col));
+                    position = next;
                 }
                 let mut tables = Tables::new(&shape, 1 << 16).unwrap();
                 let fast = unlimited(|budget| {
