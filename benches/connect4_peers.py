@@ -15,7 +15,12 @@ passes `--grade-limit` nodes is dropped, which keeps the hardest out of the Begi
 perfectplay answers each with `connect4.score` after `connect4.clear_tables()`, timed around
 the Python call; Pons' times are his own microseconds per line. Both must give the same score
 on every position, or the run stops. `--bitbully` adds BitBully (pip install bitbully), its
-MTD(f) after `resetTranspositionTable()`.
+MTD(f) after `resetTranspositionTable()`. `--connect-four-ai` adds connect-four-ai (MIT; PyPI
+has only a Windows wheel for CPython 3.13, so build it from github.com/benjaminrall/connect-four-ai
+with `maturin build --release -m crates/python/Cargo.toml` after lowering `requires-python` in
+`crates/python/pyproject.toml` to this Python's, and install the wheel), its
+`Solver.solve` after `reset()`, its packaged opening book unloaded. The peers are timed around
+their Python calls, as perfectplay is.
 """
 
 from __future__ import annotations
@@ -115,16 +120,36 @@ def pons(binary: str, lines: list[str]) -> tuple[list[int], list[float]]:
 
 
 def bitbully(lines: list[str]) -> tuple[list[int], list[float]]:
-    from bitbully import bitbully_core  # type: ignore[import-not-found]
+    from bitbully import bitbully_core  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     solver = bitbully_core.BitBullyCore()
+    if solver.isBookLoaded():
+        sys.exit("BitBully has an opening book loaded")
     scores, seconds = [], []
     for line in lines:
-        board = bitbully_core.Board()
-        board.setBoard([int(c) - 1 for c in line])
+        board = bitbully_core.BoardCore()
+        if not board.setBoard([int(c) - 1 for c in line]):
+            sys.exit(f"BitBully refused {line}")
         solver.resetTranspositionTable()
         start = time.perf_counter()
         scores.append(solver.mtdf(board, 0))
+        seconds.append(time.perf_counter() - start)
+    return scores, seconds
+
+
+def connect_four_ai(lines: list[str]) -> tuple[list[int], list[float]]:
+    import connect_four_ai  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+    solver = connect_four_ai.Solver()
+    # Loading a book that does not exist leaves the solver without one (its book is packaged).
+    if solver.load_opening_book("/nonexistent/no-book.bin"):
+        sys.exit("connect-four-ai kept an opening book")
+    scores, seconds = [], []
+    for line in lines:
+        position = connect_four_ai.Position.from_moves(line)
+        solver.reset()
+        start = time.perf_counter()
+        scores.append(solver.solve(position))
         seconds.append(time.perf_counter() - start)
     return scores, seconds
 
@@ -142,6 +167,7 @@ def main() -> int:
     parser.add_argument("--grade-limit", type=int, default=10**9, help="nodes to grade one")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bitbully", action="store_true")
+    parser.add_argument("--connect-four-ai", action="store_true")
     args = parser.parse_args()
     wanted = args.sets.split(",")
     sets = graded_sets(args.count, args.seed, args.grade_limit, wanted)
@@ -157,10 +183,12 @@ def main() -> int:
         peers = {"Pons": pons(args.pons, lines), "perfectplay": ours(lines)}
         if args.bitbully:
             peers["BitBully"] = bitbully(lines)
+        if args.connect_four_ai:
+            peers["connect-four-ai"] = connect_four_ai(lines)
         truth = peers["Pons"][0]
         for peer, (scores, _) in peers.items():
             wrong = [line for line, a, b in zip(lines, scores, truth, strict=True) if a != b]
-            if wrong and peer != "BitBully":
+            if wrong:
                 sys.exit(f"{peer} disagrees with Pons on {wrong[:3]}")
         mine, theirs = peers["perfectplay"][1], peers["Pons"][1]
         print(
@@ -170,12 +198,15 @@ def main() -> int:
             f"| {statistics.fmean(theirs) / statistics.fmean(mine):.2f}x |",
             flush=True,
         )
-        if args.bitbully:
-            times = peers["BitBully"][1]
-            print(
-                f"| {name}, BitBully | | {shown(statistics.fmean(times))} "
-                f"| {shown(statistics.median(times))} | | | |"
-            )
+        for peer in ("BitBully", "connect-four-ai"):
+            if peer in peers:
+                times = peers[peer][1]
+                print(
+                    f"| {name}, {peer} | | {shown(statistics.fmean(times))} "
+                    f"| {shown(statistics.median(times))} | | "
+                    f"| {statistics.fmean(times) / statistics.fmean(mine):.2f}x |",
+                    flush=True,
+                )
     return 0
 
 
