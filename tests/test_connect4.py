@@ -308,8 +308,10 @@ def test_ctrl_c_stops_a_search_in_a_child_forked_from_a_worker_thread() -> None:
     """Which thread receives Ctrl-C is learnt once per thread and process: in a child forked
     from a worker thread that thread is the main one, and its searches stop at Ctrl-C there."""
     script = """
-import _thread, os, threading, time, warnings
+import _thread, os, signal, threading, time, warnings
 warnings.simplefilter("ignore", DeprecationWarning)  # forking with threads running (3.12+)
+# As in a terminal: a background CI job starts the interpreter with SIGINT ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from perfectplay._backend import implementation
 rust = implementation("connect4", "rust")
 reader, writer = os.pipe()
