@@ -15,7 +15,8 @@
 //!   centre first among equals.
 //! * **The table** (`table.rs`): exact keys, bounds on both sides, growing with the search,
 //!   children's buckets prefetched while the moves are ordered, and an enhanced transposition
-//!   cutoff (a child already known bad enough for the opponent ends the node) far from the end.
+//!   cutoff (a child already known bad enough for the opponent ends the node) wherever the
+//!   children are the main search's.
 //! * **The last moves** ([`LAST_MOVES`] or fewer left) are searched by a lean negamax: centre
 //!   order, no main table, a small direct-mapped table of its own; there a probe of the big
 //!   table costs more than the search it saves.
@@ -34,8 +35,6 @@ use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
 const LAST_MOVES: i32 = 12;
 /// The small table serves endgame positions with at least this many moves left.
 const SMALL_FROM: i32 = 5;
-/// Enhanced transposition cutoffs from this many moves left on.
-const ETC_FROM: i32 = 20;
 
 type Searched = Result<i32, Stop>;
 
@@ -321,7 +320,7 @@ impl<'a, 'b> Solver<'a, 'b> {
                 ordered[at] = (cell, rank, self.column_numbers[slot], child_mixed);
                 count += 1;
             }
-            if !leaves && self.cells - moves >= ETC_FROM {
+            if !leaves {
                 for &(_, _, _, child_mixed) in &ordered[..count] {
                     if let Some(known) = self.main.get(child_mixed)
                         && -known.upper >= beta
