@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from perfectplay._files import open_regular, write_whole
+from perfectplay._pure import score
 from perfectplay._pure.batch import flag
 from perfectplay._pure.connect4 import Position, Shape, pons_of
 
@@ -231,7 +232,7 @@ def _backed_up(shape: Shape, position: Position, scores: dict[int, int]) -> int:
 
 def _pons(value: int, plies: int, moves: int, cells: int) -> int:
     """Pons' score of a solution's value and plies, for a position with ``moves`` stones."""
-    return pons_of(value * (1 + cells - moves - plies)) if value else 0
+    return pons_of(value * score.win(cells - moves - plies))
 
 
 def build(
