@@ -19,11 +19,13 @@ pub struct OutOfMemory {
     pub bytes: usize,
 }
 
-/// Types whose all-zero bytes are a valid value (plain integers and bools).
+/// Types whose all-zero bytes are a valid value (plain integers, bools, atomic integers), and
+/// which need no drop.
 ///
 /// # Safety
-/// Implement only for types for which zeroed memory is a valid, initialised value.
-pub unsafe trait Zeroable: Copy {}
+/// Implement only for types for which zeroed memory is a valid, initialised value and whose
+/// drop does nothing (buffers of them are freed without dropping their items).
+pub unsafe trait Zeroable {}
 
 // SAFETY: zero bytes are 0 for every integer type, and `false` for bool.
 unsafe impl Zeroable for u8 {}
@@ -43,6 +45,8 @@ unsafe impl Zeroable for usize {}
 unsafe impl Zeroable for i64 {}
 // SAFETY: as above.
 unsafe impl Zeroable for bool {}
+// SAFETY: an atomic integer has its integer's representation, and no drop.
+unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
 
 /// `len` zeros, or `OutOfMemory` when the allocation fails (or its size overflows).
 pub fn zeroed<T: Zeroable>(len: usize) -> Result<Vec<T>, OutOfMemory> {

@@ -11,6 +11,11 @@
 //!   it has stored as many results as half its entries: a small search stays in the CPU's
 //!   cache, a large one gets the whole table. Entries stored under a smaller part are still
 //!   found when their bucket does not move, and are only a cache when they do.
+//! * **Sharing.** Entries are atomic words and the growth state atomic counters, so that the
+//!   threads of one parallel search share the table through shared references. A word is
+//!   written whole, so a probe sees an entry or not, never half of one; a race only loses an
+//!   entry or a count, never makes an answer wrong. On x86-64 and arm64 these relaxed atomic
+//!   loads and stores are the plain ones.
 //! * **Clearing** ([`MainTable::clear`]) starts a new generation, part of every stored tag, so
 //!   that nothing stored before matches; only when the generations run out is the used part of
 //!   the table zeroed. Clearing costs nothing, so "each position from a cleared table" costs
@@ -21,6 +26,7 @@
 //! search it saves.
 
 use crate::engine::memory::{HugeBuffer, OutOfMemory, Zeroable};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Bits of an entry that hold its data: lower + 32 (6), upper + 32 (6), move (4), work (4).
 const DATA_BITS: u32 = 20;
@@ -34,10 +40,9 @@ const START_BITS: u32 = 13;
 pub const BUCKET_BYTES: usize = size_of::<Bucket>();
 
 #[repr(C, align(32))]
-#[derive(Clone, Copy)]
-struct Bucket([u64; WAYS]);
+struct Bucket([AtomicU64; WAYS]);
 
-// SAFETY: zero entries are empty entries.
+// SAFETY: zero entries are empty entries, and atomics need no drop.
 unsafe impl Zeroable for Bucket {}
 
 /// What the main table knows of a position: bounds of its score and its best move.
@@ -56,12 +61,12 @@ pub struct MainTable {
     start_bits: u32,
     max_bits: u32,
     /// The bucket bits in use now.
-    bits: u32,
+    bits: AtomicU32,
     /// Bits of the tag that hold the generation.
     generation_bits: u32,
     generation: u64,
-    stored: u64,
-    grow_at: u64,
+    /// Results stored since the search started.
+    stored: AtomicU64,
     /// The most bucket bits used since the table was last zeroed.
     dirty_bits: u32,
 }
@@ -83,11 +88,10 @@ impl MainTable {
             },
             start_bits,
             max_bits,
-            bits: start_bits,
+            bits: AtomicU32::new(start_bits),
             generation_bits: (64 - DATA_BITS - tag_bits).min(8),
             generation: 0,
-            stored: 0,
-            grow_at: 0,
+            stored: AtomicU64::new(0),
             dirty_bits: start_bits,
         };
         table.clear();
@@ -116,14 +120,14 @@ impl MainTable {
 
     /// Forgets every entry (a new generation; see the module's notes).
     pub fn clear(&mut self) {
-        self.dirty_bits = self.dirty_bits.max(self.bits);
-        self.bits = self.start_bits;
-        self.stored = 0;
-        self.grow_at = ((WAYS as u64) << self.bits) / 2;
+        self.new_search();
+        *self.bits.get_mut() = self.start_bits;
         self.generation += 1;
         if self.generation >> self.generation_bits != 0 {
             self.generation = 0;
-            self.buckets[..1 << self.dirty_bits].fill(Bucket([0; WAYS]));
+            for bucket in &mut self.buckets[..1 << self.dirty_bits] {
+                bucket.0.iter_mut().for_each(|entry| *entry.get_mut() = 0);
+            }
             self.dirty_bits = self.start_bits;
         }
     }
@@ -131,9 +135,8 @@ impl MainTable {
     /// Starts a new search: the table grows again from its first part. Entries of earlier
     /// searches stay true (a score depends on the position alone) and are still found.
     pub fn new_search(&mut self) {
-        self.dirty_bits = self.dirty_bits.max(self.bits);
-        self.stored = 0;
-        self.grow_at = ((WAYS as u64) << self.bits) / 2;
+        self.dirty_bits = self.dirty_bits.max(*self.bits.get_mut());
+        *self.stored.get_mut() = 0;
     }
 
     /// The key mixed by a bijection of the `key_bits`-bit integers.
@@ -148,7 +151,7 @@ impl MainTable {
 
     #[inline(always)]
     fn index(&self, mixed: u64) -> usize {
-        (mixed as usize) & ((1usize << self.bits) - 1)
+        (mixed as usize) & ((1usize << self.bits.load(Relaxed)) - 1)
     }
 
     /// The stored tag of a mixed key: the bits above the start part's index (plus one, so no
@@ -170,8 +173,9 @@ impl MainTable {
         let bucket = &self.buckets[self.index(mixed)].0;
         bucket
             .iter()
-            .find(|&&e| e >> DATA_BITS == tag)
-            .map(|&e| Known {
+            .map(|entry| entry.load(Relaxed))
+            .find(|&e| e >> DATA_BITS == tag)
+            .map(|e| Known {
                 lower: ((e >> 14) & 63) as i32 - 32,
                 upper: ((e >> 8) & 63) as i32 - 32,
                 best: ((e >> 4) & 15) as u32,
@@ -180,11 +184,11 @@ impl MainTable {
 
     /// Stores what a search found; `work` (0..15) is how much it cost.
     #[inline(always)]
-    pub fn put(&mut self, mixed: u64, known: Known, work: u32) {
+    pub fn put(&self, mixed: u64, known: Known, work: u32) {
         let tag = self.tag(mixed);
         let (generation, mask) = (self.generation, (1u64 << self.generation_bits) - 1);
-        let index = self.index(mixed);
-        let bucket = &mut self.buckets[index].0;
+        let bits = self.bits.load(Relaxed);
+        let bucket = &self.buckets[(mixed as usize) & ((1usize << bits) - 1)].0;
         let entry = tag << DATA_BITS
             | ((known.lower + 32) as u64) << 14
             | ((known.upper + 32) as u64) << 8
@@ -192,9 +196,10 @@ impl MainTable {
             | u64::from(work.min(15));
         let mut victim = 0;
         let mut least = u64::MAX;
-        for (slot, &old) in bucket.iter().enumerate() {
+        for (slot, old) in bucket.iter().enumerate() {
+            let old = old.load(Relaxed);
             if old >> DATA_BITS == tag {
-                bucket[slot] = entry;
+                bucket[slot].store(entry, Relaxed);
                 return;
             }
             // Entries of other generations are empty; otherwise the cheapest gives way.
@@ -204,11 +209,13 @@ impl MainTable {
                 (least, victim) = (weight, slot);
             }
         }
-        bucket[victim] = entry;
-        self.stored += 1;
-        if self.stored >= self.grow_at && self.bits < self.max_bits {
-            self.bits += 1;
-            self.grow_at = ((WAYS as u64) << self.bits) / 2;
+        bucket[victim].store(entry, Relaxed);
+        // A load and a store rather than an atomic add: the count is a heuristic, and a count
+        // lost to a race costs nothing.
+        let stored = self.stored.load(Relaxed) + 1;
+        self.stored.store(stored, Relaxed);
+        if stored >= ((WAYS as u64) << bits) / 2 && bits < self.max_bits {
+            self.bits.store(bits + 1, Relaxed);
         }
     }
 }
