@@ -43,7 +43,7 @@ def main() -> int:
 
     def loop() -> list[dict[int, tuple[int, int]]]:
         connect4.clear_tables()
-        return [connect4.analyze(board) for board in boards[: args.loop_count]]
+        return [connect4.analyze(board, threads=1) for board in boards[: args.loop_count]]
 
     start = time.perf_counter()
     analyses = in_fresh_thread(loop)

@@ -12,7 +12,8 @@ Begin (at most 14); Easy (fewer than 14 moves left under perfect play), Medium (
 Hard (28 or more). Positions are random legal games, kept when the game is not over and the
 side to move cannot win at once; perfectplay grades them (a position whose grading search
 passes `--grade-limit` nodes is dropped, which keeps the hardest out of the Begin sets).
-perfectplay answers each with `connect4.score` after `connect4.clear_tables()`, timed around
+perfectplay answers each with `connect4.score(line, threads=1)` (one thread, as the protocol
+asks) after `connect4.clear_tables()`, timed around
 the Python call; Pons' times are his own microseconds per line. Both must give the same score
 on every position, or the run stops. `--bitbully` adds BitBully (pip install bitbully), its
 MTD(f) after `resetTranspositionTable()`. `--connect-four-ai` adds connect-four-ai (MIT; PyPI
@@ -84,7 +85,7 @@ def graded_sets(count: int, seed: int, limit: int, wanted: list[str]) -> dict[st
                 continue
             connect4.clear_tables()
             try:
-                score = connect4.score(line, node_limit=limit)
+                score = connect4.score(line, node_limit=limit, threads=1)
             except SearchLimitExceeded:
                 continue
             left = moves_left(line, score)
@@ -100,7 +101,7 @@ def ours(lines: list[str]) -> tuple[list[int], list[float]]:
     for line in lines:
         connect4.clear_tables()
         start = time.perf_counter()
-        scores.append(connect4.score(line))
+        scores.append(connect4.score(line, threads=1))
         seconds.append(time.perf_counter() - start)
     return scores, seconds
 

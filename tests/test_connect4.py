@@ -98,6 +98,73 @@ def test_tromps_small_boards(width: int, height: int, value: int) -> None:
 
 
 @pytest.mark.compiled
+@pytest.mark.parametrize(
+    ("width", "height", "value"), [t for t in TROMP if 28 <= t[0] * t[1] <= 30]
+)
+def test_two_threads_match_tromps_boards(width: int, height: int, value: int) -> None:
+    """Empty boards of 28 to 30 cells, searched by both threads of a parallel search (each
+    from a cleared table), against Tromp's values; the full solution agrees with one thread's."""
+    RUST.clear_tables()
+    assert RUST.value("", width=width, height=height, threads=2) == value
+    RUST.clear_tables()
+    two = RUST.solve("", width=width, height=height, threads=2)
+    RUST.clear_tables()
+    one = RUST.solve("", width=width, height=height, threads=1)
+    assert (two.value, two.plies, two.best_moves, two.line) == (
+        one.value,
+        one.plies,
+        one.best_moves,
+        one.line,
+    )
+
+
+SLOW_ON_TWO_CORES = {(9, 4), (5, 8)}  # 7-14 s each here
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize(
+    ("width", "height", "value"),
+    [t for t in TROMP if 30 < t[0] * t[1] <= 36 and t[:2] not in SLOW_ON_TWO_CORES],
+)
+def test_tromps_larger_boards_on_two_threads(width: int, height: int, value: int) -> None:
+    RUST.clear_tables()
+    assert RUST.value("", width=width, height=height, threads=2) == value
+
+
+@pytest.mark.compiled
+def test_one_search_on_two_threads_matches_pons() -> None:
+    """Pons' positions with 28 or more moves left, each from a cleared table, on two threads;
+    analyze agrees with one thread's on some of them."""
+    early = [(moves, expected) for moves, (expected,) in PONS if 42 - stones(moves) >= 28]
+    assert len(early) >= 20
+    for moves, expected in early:
+        RUST.clear_tables()
+        assert RUST.score(moves, threads=2) == expected, moves
+    for moves, _ in early[:: len(early) // 4]:
+        RUST.clear_tables()
+        two = RUST.analyze(moves, threads=2)
+        RUST.clear_tables()
+        assert two == RUST.analyze(moves, threads=1), moves
+
+
+@pytest.mark.compiled
+def test_a_parallel_search_keeps_the_node_limit_on_each_thread() -> None:
+    with pytest.raises(SearchLimitExceeded, match="node_limit=5000"):
+        RUST.solve("", threads=2, node_limit=5000)
+    RUST.clear_tables()
+    assert RUST.solve("4444443", threads=2).nodes > 0
+
+
+def test_threads_are_checked(c4: Any) -> None:
+    with pytest.raises(ValueError, match="threads must be between 1 and 4096, got 0"):
+        c4.score("4", threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        c4.solve("4", threads="2")
+    near_the_end = PONS[0][0]
+    assert c4.score(near_the_end, threads=1) == c4.score(near_the_end, threads=None)
+
+
+@pytest.mark.compiled
 def test_compiled_search_agrees_with_the_plain_search() -> None:
     from perfectplay._core._testing import plain_connect4
 

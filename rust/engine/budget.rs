@@ -46,6 +46,26 @@ impl<'a> Budget<'a> {
         self.nodes
     }
 
+    /// The nodes the search may still visit (`None`: no limit).
+    pub fn remaining(&self) -> Option<u64> {
+        (self.limit != u64::MAX).then(|| self.limit.saturating_sub(self.nodes))
+    }
+
+    /// Counts nodes visited elsewhere for this search (by the threads of a parallel one).
+    pub fn count(&mut self, nodes: u64) {
+        self.nodes = self.nodes.saturating_add(nodes);
+    }
+
+    /// The error of a search that ran out of this budget's nodes elsewhere.
+    pub fn node_limit(&self) -> Stop {
+        Stop::NodeLimit(self.limit)
+    }
+
+    /// Calls the poll callback now: `true` means stop.
+    pub fn poll_now(&mut self) -> bool {
+        (self.poll)()
+    }
+
     /// Counts one node; `Err` once the search must stop.
     #[inline]
     pub fn visit(&mut self) -> Result<(), Stop> {

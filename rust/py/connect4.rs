@@ -37,13 +37,15 @@ const NAMES: Names<fn(u8) -> u8> = Names {
     to_move: |col| col,
 };
 
-/// A checked call: the position on its board, the node limit, the table size and the book.
+/// A checked call: the position on its board, the node limit, the table size, the book and
+/// the threads.
 struct Call {
     shape: Shape,
     position: Position,
     node_limit: Option<u64>,
     table_bytes: usize,
     book: Option<BookColumns>,
+    threads: usize,
 }
 
 /// The columns of a `perfectplay.openings.Book` (read-only numpy arrays), held for a call.
@@ -98,6 +100,7 @@ impl Call {
         node_limit: Option<&Bound<'_, PyAny>>,
         table_mb: Option<&Bound<'_, PyAny>>,
         book: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Call> {
         let size = (side(width, "width")?, side(height, "height")?);
         let (shape, position) = game::parse_position(&to_item(position)?, size).map_err(err)?;
@@ -105,12 +108,14 @@ impl Call {
         let table_bytes =
             table_mb_arg(table_mb)?.unwrap_or_else(|| search::default_table_bytes(&shape));
         let book = book_arg(book, &shape)?;
+        let threads = threads_arg(threads)?;
         Ok(Call {
             shape,
             position,
             node_limit,
             table_bytes,
             book,
+            threads,
         })
     }
 
@@ -139,7 +144,7 @@ impl Call {
         };
         search_detached(py, self.node_limit, |budget| {
             search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
-                let mut solver = Solver::new(&self.shape, tables, budget, book);
+                let mut solver = Solver::new(&self.shape, tables, budget, book, self.threads);
                 let mut game = Game {
                     rules: &self.shape,
                     answers: &mut solver,
@@ -159,14 +164,17 @@ impl Call {
 }
 
 /// A function of one position, `(position, *, width=None, height=None, node_limit=None,
-/// table_mb=None, book=None)`: the arguments are checked into `$call`, then `$body` answers.
+/// table_mb=None, book=None, threads=None)`: the arguments are checked into `$call`, then
+/// `$body` answers.
 macro_rules! position_function {
     ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
         $(#[$doc])*
         #[pyfunction]
         #[pyo3(signature = (
-            position, *, width=None, height=None, node_limit=None, table_mb=None, book=None
+            position, *, width=None, height=None, node_limit=None, table_mb=None, book=None,
+            threads=None
         ))]
+        #[allow(clippy::too_many_arguments)]
         fn $name<'py>(
             $py: Python<'py>,
             position: &Bound<'py, PyAny>,
@@ -175,8 +183,9 @@ macro_rules! position_function {
             node_limit: Option<&Bound<'py, PyAny>>,
             table_mb: Option<&Bound<'py, PyAny>>,
             book: Option<&Bound<'py, PyAny>>,
+            threads: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<$answer> {
-            let $call = Call::new(position, width, height, node_limit, table_mb, book)?;
+            let $call = Call::new(position, width, height, node_limit, table_mb, book, threads)?;
             $body
         }
     };
@@ -221,7 +230,8 @@ position_function! {
 /// as his solver's ``-w`` gives it (a win at once keeps its exact score).
 #[pyfunction]
 #[pyo3(signature = (
-    position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None, book=None
+    position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None, book=None,
+    threads=None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn score(
@@ -233,8 +243,9 @@ fn score(
     node_limit: Option<&Bound<'_, PyAny>>,
     table_mb: Option<&Bound<'_, PyAny>>,
     book: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i32> {
-    let call = Call::new(position, width, height, node_limit, table_mb, book)?;
+    let call = Call::new(position, width, height, node_limit, table_mb, book, threads)?;
     pons_of(py, &call, weak)
 }
 
@@ -321,7 +332,7 @@ fn batch_solve<'py>(
         &what,
         || Ok(Tables::new(&shape, table_bytes)?),
         |tables, position, budget| {
-            let mut solver = Solver::new(&shape, tables, budget, None);
+            let mut solver = Solver::new(&shape, tables, budget, None, 1);
             let mut game = Game {
                 rules: &shape,
                 answers: &mut solver,

@@ -352,12 +352,20 @@ def _book_arg(book: Any, shape: Shape) -> Any:
 
 class _Call:
     def __init__(
-        self, position: Any, width: Any, height: Any, node_limit: Any, table_mb: Any, book: Any
+        self,
+        position: Any,
+        width: Any,
+        height: Any,
+        node_limit: Any,
+        table_mb: Any,
+        book: Any,
+        threads: Any,
     ) -> None:
         size = _sides(width, height)
         self.shape, self.root = parse(to_item(position), size)
         limit = args.node_limit(node_limit)
         args.table_mb(table_mb)
+        batch.threads_arg(threads)  # checked, not used: the twin is single-threaded
         self.search = _Search(self.shape, limit, _book_arg(book, self.shape))
 
     def first_to_move(self) -> bool:
@@ -376,9 +384,10 @@ def solve(
     node_limit: Any = None,
     table_mb: Any = None,
     book: Any = None,
+    threads: Any = None,
 ) -> Solution[int]:
     """The position solved for the side to move; moves are columns."""
-    call = _Call(position, width, height, node_limit, table_mb, book)
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
     return driver.solve(call.search, call.root, ("x", "o"), call.first_to_move(), _column)
 
 
@@ -390,9 +399,10 @@ def analyze(
     node_limit: Any = None,
     table_mb: Any = None,
     book: Any = None,
+    threads: Any = None,
 ) -> dict[int, tuple[int, int]]:
     """{column: (value for the player making it, plies from now with it)} for every move."""
-    call = _Call(position, width, height, node_limit, table_mb, book)
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
     return driver.analyze(call.search, call.root, _column)
 
 
@@ -404,9 +414,10 @@ def best_move(
     node_limit: Any = None,
     table_mb: Any = None,
     book: Any = None,
+    threads: Any = None,
 ) -> int | None:
     """The first best column, or None once the game is over."""
-    call = _Call(position, width, height, node_limit, table_mb, book)
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
     return driver.best_move(call.search, call.root)
 
 
@@ -418,9 +429,10 @@ def value(
     node_limit: Any = None,
     table_mb: Any = None,
     book: Any = None,
+    threads: Any = None,
 ) -> int:
     """+1 the side to move wins, 0 draw, -1 it loses."""
-    call = _Call(position, width, height, node_limit, table_mb, book)
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
     return scoring.value(call.search.score(call.root))
 
 
@@ -433,10 +445,11 @@ def score(
     node_limit: Any = None,
     table_mb: Any = None,
     book: Any = None,
+    threads: Any = None,
 ) -> int:
     """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
     weak = batch.flag(weak, "weak")
-    call = _Call(position, width, height, node_limit, table_mb, book)
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
     shape, root = call.shape, call.root
     if (
         not shape.is_won(root)

@@ -125,6 +125,16 @@ impl Shape {
         false
     }
 
+    /// The key (see [`Position::key`]) of the mirror image of the position of `key`: its
+    /// columns in reverse order.
+    pub fn mirrored_key(&self, key: u64) -> u64 {
+        let column = (1u64 << self.stride) - 1;
+        (0..self.width).fold(0, |mirror, col| {
+            let bits = (key >> (col * self.stride)) & column;
+            mirror | bits << ((self.width - 1 - col) * self.stride)
+        })
+    }
+
     /// The columns of a mask of cells, as a set of column numbers.
     #[inline]
     pub fn columns_of(&self, cells: u64) -> u64 {

@@ -20,23 +20,48 @@
 //! * **The last moves** ([`LAST_MOVES`] or fewer left) are searched by a lean negamax: centre
 //!   order, no main table, a small direct-mapped table of its own; there a probe of the big
 //!   table costs more than the search it saves.
+//! * **Mirror images** share their table entries while [`MIRROR_FROM`] moves or more are left.
+//! * **Several threads** ([`Solver::new`]'s `threads`) search a position with [`PARALLEL_FROM`]
+//!   moves left or more together: each searches all of it over the one main table, and a
+//!   position another thread is searching waits for last (ABDADA), so that the threads split
+//!   the work rather than repeat it; the first thread to answer stops the others.
 //! * **7x6**, the size everyone plays, has its threat function with constant shifts.
 
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::driver::Answers;
 use crate::engine::error::Error;
-use crate::engine::memory::OutOfMemory;
+use crate::engine::memory::{HugeBuffer, OutOfMemory};
+use crate::engine::pool;
 use crate::engine::score::{self, Score};
 use crate::games::connect4::book::Book;
 use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
 use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Positions with this many moves left or fewer are searched by the lean endgame search.
 const LAST_MOVES: i32 = 12;
 /// The small table serves endgame positions with at least this many moves left.
 const SMALL_FROM: i32 = 5;
+/// Positions with at least this many moves left share the main table's entry with their mirror
+/// image. Transpositions to a mirror image are common early in the game; later, the cost of
+/// the mirrored key outweighs the few nodes it saves.
+const MIRROR_FROM: i32 = 20;
+/// A search on several threads splits positions with at least this many moves left.
+const PARALLEL_FROM: i32 = 28;
+/// The threads of a parallel search mark the positions with at least this many moves left
+/// that they are searching.
+const BUSY_FROM: i32 = 16;
 
 type Searched = Result<i32, Stop>;
+
+/// Where a position's results live in the main table: the mixed key of the position or of its
+/// mirror image, whichever key is smaller (both have one score, and their best moves mirror
+/// each other), and whether it was the mirror's.
+#[derive(Clone, Copy)]
+struct Slot {
+    mixed: u64,
+    mirrored: bool,
+}
 
 /// The tables of one board size, kept between searches (entries are exact facts about
 /// positions of that size, true for every later search).
@@ -74,12 +99,58 @@ pub fn default_table_bytes(shape: &Shape) -> usize {
     super::table::BUCKET_BYTES << (shape.cells / 2).clamp(13, 21)
 }
 
+/// What the threads of one parallel search mark: the positions some thread is searching now,
+/// by their mixed keys, so that the others search something else first (ABDADA: a position
+/// being searched is left for last, when its result is likely in the table). A lost mark or a
+/// stale one costs time, never a wrong answer.
+pub struct Busy {
+    marks: HugeBuffer<AtomicU64>,
+}
+
+impl Busy {
+    const BITS: u32 = 14;
+
+    fn new() -> Result<Busy, OutOfMemory> {
+        Ok(Busy {
+            marks: HugeBuffer::zeroed(1 << Self::BITS)?,
+        })
+    }
+
+    #[inline(always)]
+    fn mark_of(&self, mixed: u64) -> (&AtomicU64, u64) {
+        let index = (mixed >> 2) as usize & ((1 << Self::BITS) - 1);
+        (&self.marks[index], mixed | 1 << 63)
+    }
+
+    #[inline(always)]
+    fn mark(&self, slot: Slot) {
+        let (mark, value) = self.mark_of(slot.mixed);
+        mark.store(value, Relaxed);
+    }
+
+    #[inline(always)]
+    fn unmark(&self, slot: Slot) {
+        let (mark, value) = self.mark_of(slot.mixed);
+        let _ = mark.compare_exchange(value, 0, Relaxed, Relaxed);
+    }
+
+    #[inline(always)]
+    fn is_marked(&self, slot: Slot) -> bool {
+        let (mark, value) = self.mark_of(slot.mixed);
+        mark.load(Relaxed) == value
+    }
+}
+
 pub struct Solver<'a, 'b> {
     shape: &'a Shape,
-    main: &'a mut MainTable,
+    main: &'a MainTable,
     small: &'a mut SmallTable,
     budget: &'a mut Budget<'b>,
     book: Option<Book<'a>>,
+    /// Threads a search of a position with [`PARALLEL_FROM`] moves left or more runs on.
+    threads: usize,
+    /// The marks shared by the threads of the parallel search this solver is one thread of.
+    busy: Option<&'a Busy>,
     /// Columns, centre first, and their cells.
     columns: [u64; MAX_WIDTH],
     column_numbers: [u32; MAX_WIDTH],
@@ -89,9 +160,25 @@ pub struct Solver<'a, 'b> {
 }
 
 impl<'a, 'b> Solver<'a, 'b> {
+    /// A solver that searches on `threads` threads the positions worth it.
     pub fn new(
         shape: &'a Shape,
         tables: &'a mut Tables,
+        budget: &'a mut Budget<'b>,
+        book: Option<Book<'a>>,
+        threads: usize,
+    ) -> Self {
+        tables.main.new_search();
+        let mut solver = Self::one_thread(shape, &tables.main, &mut tables.small, budget, book);
+        solver.threads = threads.max(1);
+        solver
+    }
+
+    /// A solver on this thread alone, with tables it is given.
+    fn one_thread(
+        shape: &'a Shape,
+        main: &'a MainTable,
+        small: &'a mut SmallTable,
         budget: &'a mut Budget<'b>,
         book: Option<Book<'a>>,
     ) -> Self {
@@ -103,18 +190,51 @@ impl<'a, 'b> Solver<'a, 'b> {
             columns[slot] = shape.column(col);
             column_numbers[slot] = col;
         }
-        tables.main.new_search();
         Solver {
             shape,
-            main: &mut tables.main,
-            small: &mut tables.small,
+            main,
+            small,
             budget,
             book,
+            threads: 1,
+            busy: None,
             columns,
             column_numbers,
             width,
             cells: shape.cells as i32,
             seven_by_six: (shape.width, shape.height) == (7, 6),
+        }
+    }
+
+    /// The main table's slot of `p`.
+    #[inline(always)]
+    fn slot(&self, p: &Position) -> Slot {
+        let key = p.key(self.shape);
+        if self.cells - (p.moves as i32) < MIRROR_FROM {
+            return Slot {
+                mixed: self.main.mix(key),
+                mirrored: false,
+            };
+        }
+        let mirror = if self.seven_by_six {
+            seven_by_six_mirrored(key)
+        } else {
+            self.shape.mirrored_key(key)
+        };
+        let mirrored = mirror < key;
+        Slot {
+            mixed: self.main.mix(if mirrored { mirror } else { key }),
+            mirrored,
+        }
+    }
+
+    /// A column as stored in `slot` (mirrored or not), or back.
+    #[inline(always)]
+    fn column_in(&self, slot: Slot, column: u32) -> u32 {
+        if slot.mirrored && column != NO_MOVE {
+            self.width as u32 - 1 - column
+        } else {
+            column
         }
     }
 
@@ -244,7 +364,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// Searches a child: near the end by the lean search, else by the main one.
     #[inline(always)]
-    fn child(&mut self, child: &Position, mixed: u64, alpha: i32, beta: i32) -> Searched {
+    fn child(&mut self, child: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
         if let Some(book) = self.book
             && let Some(score) = book.score(self.shape, child)
         {
@@ -253,12 +373,12 @@ impl<'a, 'b> Solver<'a, 'b> {
         if self.cells - child.moves as i32 <= LAST_MOVES {
             self.endgame(child, alpha, beta)
         } else {
-            self.negamax(child, mixed, alpha, beta)
+            self.negamax(child, slot, alpha, beta)
         }
     }
 
-    /// The score of `p` (whose mixed key is `mixed`), fail-soft in (alpha, beta).
-    fn negamax(&mut self, p: &Position, mixed: u64, mut alpha: i32, mut beta: i32) -> Searched {
+    /// The score of `p` (whose table slot is `slot`), fail-soft in (alpha, beta).
+    fn negamax(&mut self, p: &Position, slot: Slot, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
         let possible = match self.settle(p, &mut alpha, &mut beta) {
             Ok(possible) => possible,
@@ -266,8 +386,9 @@ impl<'a, 'b> Solver<'a, 'b> {
         };
         let moves = p.moves as i32;
         let (mut lower, mut upper, mut first) = (-31, 31, NO_MOVE);
-        if let Some(known) = self.main.get(mixed) {
-            (lower, upper, first) = (known.lower, known.upper, known.best);
+        if let Some(known) = self.main.get(slot.mixed) {
+            (lower, upper) = (known.lower, known.upper);
+            first = self.column_in(slot, known.best);
             alpha = alpha.max(lower);
             beta = beta.min(upper);
             if alpha >= beta {
@@ -276,6 +397,11 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
         let first_alpha = alpha;
         let visited = self.budget.nodes();
+        // In a parallel search: this position is being searched (see `Busy`).
+        let busy = self.busy.filter(|_| self.cells - moves >= BUSY_FROM);
+        if let Some(busy) = busy {
+            busy.mark(slot);
+        }
         let (mut best, mut best_move) = (i32::MIN, NO_MOVE);
         let mut tried = 0u64;
         let shape = self.shape;
@@ -285,14 +411,18 @@ impl<'a, 'b> Solver<'a, 'b> {
             if cell != 0 {
                 tried = cell;
                 let child = p.play_cell(cell);
-                let score = -self.child(&child, self.main.mix(child.key(shape)), -beta, -alpha)?;
+                let score = -self.child(&child, self.slot(&child), -beta, -alpha)?;
                 (best, best_move) = (score, first);
                 alpha = alpha.max(score);
             }
         }
         if best < beta {
             let leaves = self.cells - moves - 1 <= LAST_MOVES;
-            let mut ordered = [(0u64, 0u32, 0u32, 0u64); MAX_WIDTH];
+            let none = Slot {
+                mixed: 0,
+                mirrored: false,
+            };
+            let mut ordered = [(0u64, 0u32, 0u32, none); MAX_WIDTH];
             let mut count = 0;
             for slot in 0..self.width {
                 let cell = possible & !tried & self.columns[slot];
@@ -300,12 +430,12 @@ impl<'a, 'b> Solver<'a, 'b> {
                     continue;
                 }
                 let child = p.play_cell(cell);
-                let child_mixed = if leaves {
-                    0
+                let child_slot = if leaves {
+                    none
                 } else {
-                    let child_mixed = self.main.mix(child.key(shape));
-                    self.main.prefetch(child_mixed);
-                    child_mixed
+                    let child_slot = self.slot(&child);
+                    self.main.prefetch(child_slot.mixed);
+                    child_slot
                 };
                 // Threats made; those the opponent must answer at once break ties.
                 let after = child.mask;
@@ -317,20 +447,44 @@ impl<'a, 'b> Solver<'a, 'b> {
                     ordered[at] = ordered[at - 1];
                     at -= 1;
                 }
-                ordered[at] = (cell, rank, self.column_numbers[slot], child_mixed);
+                ordered[at] = (cell, rank, self.column_numbers[slot], child_slot);
                 count += 1;
             }
             if !leaves {
-                for &(_, _, _, child_mixed) in &ordered[..count] {
-                    if let Some(known) = self.main.get(child_mixed)
+                for &(_, _, _, child_slot) in &ordered[..count] {
+                    if let Some(known) = self.main.get(child_slot.mixed)
                         && -known.upper >= beta
                     {
+                        if let Some(busy) = busy {
+                            busy.unmark(slot);
+                        }
                         return Ok(-known.upper);
                     }
                 }
             }
-            for &(cell, _, column, child_mixed) in &ordered[..count] {
-                let score = -self.child(&p.play_cell(cell), child_mixed, -beta, -alpha)?;
+            // Children another thread is searching wait for a second pass (see `Busy`).
+            let defer = self.busy.filter(|_| self.cells - moves > BUSY_FROM);
+            let (mut waiting, mut deferred, mut next, mut second) = ([0; MAX_WIDTH], 0, 0, 0);
+            loop {
+                let index = if next < count {
+                    next += 1;
+                    next - 1
+                } else if second < deferred {
+                    second += 1;
+                    waiting[second - 1]
+                } else {
+                    break;
+                };
+                let (cell, _, column, child_slot) = ordered[index];
+                if second == 0
+                    && let Some(defer) = defer
+                    && defer.is_marked(child_slot)
+                {
+                    waiting[deferred] = index;
+                    deferred += 1;
+                    continue;
+                }
+                let score = -self.child(&p.play_cell(cell), child_slot, -beta, -alpha)?;
                 if score > best {
                     (best, best_move) = (score, column);
                     if score >= beta {
@@ -345,17 +499,85 @@ impl<'a, 'b> Solver<'a, 'b> {
         let known = Known {
             lower,
             upper,
-            best: best_move,
+            best: self.column_in(slot, best_move),
         };
-        self.main.put(mixed, known, work / 2);
+        self.main.put(slot.mixed, known, work / 2);
+        if let Some(busy) = busy {
+            busy.unmark(slot);
+        }
         Ok(best)
     }
 
     /// The score of a position where the side to move cannot win at once, fail-soft in
     /// (alpha, beta).
     fn search(&mut self, p: &Position, alpha: i32, beta: i32) -> Searched {
-        let mixed = self.main.mix(p.key(self.shape));
-        self.child(p, mixed, alpha, beta)
+        let slot = self.slot(p);
+        if self.threads > 1 && self.cells - p.moves as i32 >= PARALLEL_FROM {
+            return self.parallel(p, slot, alpha, beta);
+        }
+        self.child(p, slot, alpha, beta)
+    }
+
+    /// [`Solver::search`] on `self.threads` threads of the one worker pool: each searches the
+    /// whole position over the shared main table (a small table of its own), leaving for last
+    /// the positions another is searching (see `Busy`); the first answer is the answer, and
+    /// stops the others. Every thread may visit what is left of the node limit. Without the
+    /// memory for it, the search runs on this thread alone.
+    fn parallel(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
+        struct Worker {
+            small: SmallTable,
+            answer: Option<Searched>,
+            nodes: u64,
+        }
+        let Ok(busy) = Busy::new() else {
+            return self.child(p, slot, alpha, beta);
+        };
+        let (shape, main, book) = (self.shape, self.main, self.book);
+        let limit = self.budget.remaining();
+        let answered = AtomicBool::new(false);
+        let budget = &mut *self.budget;
+        let workers = pool::run(
+            (0..self.threads).collect(),
+            self.threads,
+            self.threads,
+            || {
+                Ok(Worker {
+                    small: SmallTable::new()?,
+                    answer: None,
+                    nodes: 0,
+                })
+            },
+            |worker, _, poll| {
+                let mut poll = || answered.load(Relaxed) || poll();
+                let mut budget = Budget::new(limit, &mut poll);
+                let mut solver =
+                    Solver::one_thread(shape, main, &mut worker.small, &mut budget, book);
+                solver.busy = Some(&busy);
+                let answer = solver.child(p, slot, alpha, beta);
+                if answer.is_ok() {
+                    answered.store(true, Relaxed);
+                }
+                worker.nodes += budget.nodes();
+                worker.answer.get_or_insert(answer);
+                1
+            },
+            |_, _| budget.poll_now(),
+        );
+        let workers = match workers {
+            Ok(workers) => workers,
+            Err(Error::Stopped(stop)) => return Err(stop),
+            Err(_) => return self.child(p, slot, alpha, beta),
+        };
+        self.budget
+            .count(workers.iter().map(|worker| worker.nodes).sum());
+        let answers = || workers.iter().filter_map(|worker| worker.answer);
+        if let Some(score) = answers().find_map(Result::ok) {
+            return Ok(score);
+        }
+        if answers().any(|answer| matches!(answer, Err(Stop::NodeLimit(_)))) {
+            return Err(self.budget.node_limit());
+        }
+        Err(Stop::Interrupted)
     }
 
     /// Pons' score of a position of a game still going on: exact, or with `weak` only its sign
@@ -439,6 +661,20 @@ fn seven_by_six_winning_cells(stones: u64, mask: u64) -> u64 {
     direction!(H);
     direction!(H + 2);
     cells & (BOARD ^ mask)
+}
+
+/// The key of the mirror image of a 7x6 position's key: its seven columns of seven bits in
+/// reverse order.
+#[inline(always)]
+fn seven_by_six_mirrored(key: u64) -> u64 {
+    const COLUMN: u64 = 0x7f;
+    (key & COLUMN) << 42
+        | (key & COLUMN << 7) << 28
+        | (key & COLUMN << 14) << 14
+        | (key & COLUMN << 21)
+        | (key >> 14) & COLUMN << 14
+        | (key >> 28) & COLUMN << 7
+        | (key >> 42) & COLUMN
 }
 
 /// `score.rs`'s score of any position: over (the last mover made four, or the board is full)
@@ -540,7 +776,7 @@ mod tests {
         let position = play_columns(shape, columns_of_text(text).unwrap(), false).unwrap();
         let mut tables = Tables::new(shape, 1 << 20).unwrap();
         unlimited(|budget| {
-            Solver::new(shape, &mut tables, budget, None).pons_score(&position, false)
+            Solver::new(shape, &mut tables, budget, None, 1).pons_score(&position, false)
         })
         .unwrap()
     }
@@ -552,6 +788,54 @@ mod tests {
         assert_eq!(pons(&shape, "2252576253462244111563365343671351441"), -1);
         assert_eq!(pons(&shape, "7422341735647741166133573473242566"), 1);
         assert_eq!(pons(&shape, "23163416124767223154467471272416755633"), 0);
+    }
+
+    #[test]
+    fn mirrored_keys_are_the_mirror_images_keys() {
+        let shape = Shape::new(7, 6).unwrap();
+        let mirror = |text: &str| -> String {
+            text.bytes()
+                .map(|c| char::from(b'8' - (c - b'0')))
+                .collect()
+        };
+        for text in [
+            "",
+            "4",
+            "1",
+            "12",
+            "4453",
+            "7422341735647741166133573473242566",
+        ] {
+            let position = play_columns(&shape, columns_of_text(text).unwrap(), false).unwrap();
+            let image =
+                play_columns(&shape, columns_of_text(&mirror(text)).unwrap(), false).unwrap();
+            let key = position.key(&shape);
+            assert_eq!(shape.mirrored_key(key), image.key(&shape), "{text}");
+            assert_eq!(seven_by_six_mirrored(key), image.key(&shape), "{text}");
+        }
+        // A position searched after its mirror image answers from the image's entries: the
+        // same score, for a fraction of the nodes.
+        for text in ["376542237277673334", "253453567416354"] {
+            let mut tables = Tables::new(&shape, 1 << 20).unwrap();
+            let mut searched = Vec::new();
+            for text in [text.to_string(), mirror(text)] {
+                let position = play_columns(&shape, columns_of_text(&text).unwrap(), false);
+                let position = position.unwrap();
+                searched.push(unlimited(|budget| {
+                    let mut solver = Solver::new(&shape, &mut tables, budget, None, 1);
+                    let score = solver.pons_score(&position, false);
+                    (score, budget.nodes())
+                }));
+            }
+            let [(first, first_nodes), (image, image_nodes)] = searched[..] else {
+                unreachable!()
+            };
+            assert_eq!((first, image), (Ok(pons(&shape, text)), first), "{text}");
+            assert!(
+                image_nodes * 10 < first_nodes,
+                "{text}: {image_nodes} {first_nodes}"
+            );
+        }
     }
 
     #[test]
@@ -580,7 +864,7 @@ mod tests {
                 let mut tables = Tables::new(&shape, 1 << 16).unwrap();
                 let fast = unlimited(|budget| {
                     exact_of(
-                        &mut Solver::new(&shape, &mut tables, budget, None),
+                        &mut Solver::new(&shape, &mut tables, budget, None, 1),
                         &position,
                     )
                 })
