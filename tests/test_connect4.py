@@ -16,7 +16,7 @@ import pytest
 from conftest import DATA
 from perfectplay import IllegalPosition, SearchLimitExceeded, connect4
 from perfectplay._backend import implementation
-from tests_support import perfectplay_command
+from tests_support import perfectplay_command, stopped_by_ctrl_c
 
 RUST = implementation("connect4", "rust")
 PYTHON = implementation("connect4", "python")
@@ -153,6 +153,19 @@ def test_a_parallel_search_keeps_the_node_limit_on_each_thread() -> None:
         RUST.solve("", threads=2, node_limit=5000)
     RUST.clear_tables()
     assert RUST.solve("4444443", threads=2).nodes > 0
+
+
+@pytest.mark.compiled
+def test_ctrl_c_stops_a_search_on_two_threads_within_a_second() -> None:
+    """The empty board takes about a minute on two threads; Ctrl-C one second in stops both."""
+    out, seconds = stopped_by_ctrl_c(
+        "from perfectplay import connect4",
+        "connect4.score('', threads=2)",
+        after=1.0,
+        env={"PERFECTPLAY_BACKEND": "rust"},
+    )
+    assert "interrupted" in out
+    assert seconds < 1.0
 
 
 def test_threads_are_checked(c4: Any) -> None:
