@@ -103,7 +103,7 @@ pub fn default_table_bytes(shape: &Shape) -> usize {
 /// by their mixed keys, so that the others search something else first (ABDADA: a position
 /// being searched is left for last, when its result is likely in the table). A lost mark or a
 /// stale one costs time, never a wrong answer.
-pub struct Busy {
+struct Busy {
     marks: HugeBuffer<AtomicU64>,
 }
 
@@ -537,7 +537,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let answered = AtomicBool::new(false);
         let budget = &mut *self.budget;
         let workers = pool::run(
-            (0..self.threads).collect(),
+            vec![(); self.threads],
             self.threads,
             self.threads,
             || {

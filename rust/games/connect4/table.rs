@@ -149,9 +149,10 @@ impl MainTable {
         x ^ (x >> (self.key_bits / 3 + 1))
     }
 
+    /// The bucket of a mixed key when the table uses `bits` bucket bits.
     #[inline(always)]
-    fn index(&self, mixed: u64) -> usize {
-        (mixed as usize) & ((1usize << self.bits.load(Relaxed)) - 1)
+    fn index(mixed: u64, bits: u32) -> usize {
+        (mixed as usize) & ((1usize << bits) - 1)
     }
 
     /// The stored tag of a mixed key: the bits above the start part's index (plus one, so no
@@ -164,13 +165,13 @@ impl MainTable {
     /// Asks the CPU to fetch a bucket that will be probed soon.
     #[inline(always)]
     pub fn prefetch(&self, mixed: u64) {
-        crate::engine::table::prefetch(&self.buckets[self.index(mixed)]);
+        crate::engine::table::prefetch(&self.buckets[Self::index(mixed, self.bits.load(Relaxed))]);
     }
 
     #[inline(always)]
     pub fn get(&self, mixed: u64) -> Option<Known> {
         let tag = self.tag(mixed);
-        let bucket = &self.buckets[self.index(mixed)].0;
+        let bucket = &self.buckets[Self::index(mixed, self.bits.load(Relaxed))].0;
         bucket
             .iter()
             .map(|entry| entry.load(Relaxed))
@@ -188,7 +189,7 @@ impl MainTable {
         let tag = self.tag(mixed);
         let (generation, mask) = (self.generation, (1u64 << self.generation_bits) - 1);
         let bits = self.bits.load(Relaxed);
-        let bucket = &self.buckets[(mixed as usize) & ((1usize << bits) - 1)].0;
+        let bucket = &self.buckets[Self::index(mixed, bits)].0;
         let entry = tag << DATA_BITS
             | ((known.lower + 32) as u64) << 14
             | ((known.upper + 32) as u64) << 8
