@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import DATA
-from perfectplay import IllegalPosition, SearchLimitExceeded, connect4
+from perfectplay import IllegalPosition, SearchLimitExceeded, connect4, openings
 from perfectplay._backend import implementation
 from tests_support import perfectplay_command, stopped_by_ctrl_c
 
@@ -219,9 +219,11 @@ def test_backends_agree_on_thousands_of_random_positions() -> None:
         assert (rust.status == 0).all()
         for board in boards[:: max(1, count // 100)]:
             codes = board.tolist()
-            assert RUST.solve(codes) == PYTHON.solve(codes)
+            solution = RUST.solve(codes)
+            assert solution == PYTHON.solve(codes)
             assert RUST.analyze(codes) == PYTHON.analyze(codes)
             assert RUST.score(codes) == PYTHON.score(codes)
+            assert RUST.best_moves(codes) == PYTHON.best_moves(codes) == solution.best_moves
 
 
 def test_batch_rows_match_single_calls(c4: Any) -> None:
@@ -337,9 +339,30 @@ def test_position_plays_draws_and_pickles() -> None:
     assert pickle.loads(pickle.dumps(position)) == position
     assert position.score() == score
     assert position.solve().best_moves == connect4.solve(moves).best_moves
+    assert position.best_moves() == position.best_moves(book=None) == position.solve().best_moves
     assert position.legal_moves == tuple(sorted(connect4.analyze(moves)))
     with pytest.raises(ValueError, match="off the board"):
         position.play(9)
+
+
+def test_best_moves_without_the_line_match_the_solution(c4: Any) -> None:
+    for moves, _ in PONS[:40]:
+        assert c4.best_moves(moves) == c4.solve(moves).best_moves
+    assert c4.best_moves("1212121") == ()  # over: the first player made four in column 1
+    assert c4.best_moves("", width=4, height=4) == c4.solve("", width=4, height=4).best_moves
+
+
+@pytest.mark.compiled
+def test_a_position_reads_the_packaged_book_on_seven_by_six() -> None:
+    """The opening moves come from the book at once (the empty board's solution alone takes a
+    minute), and a book changes no answer."""
+    empty = connect4.Position("")
+    assert empty.best_moves() == (3,)
+    assert empty.analyze() == connect4.analyze("", book=openings.packaged())
+    after = connect4.Position("44")
+    assert after.score() == connect4.score("44", book=openings.packaged())
+    small = connect4.Position("", width=4, height=4)  # no packaged book of this size
+    assert small.best_moves() == connect4.solve("", width=4, height=4).best_moves
 
 
 # --- the command line -----------------------------------------------------------------

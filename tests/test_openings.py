@@ -59,6 +59,21 @@ def test_answers_do_not_change_with_a_book(c4: Any, book: openings.Book) -> None
         assert c4.best_move(text, **SMALL, book=book) == c4.best_move(text, **SMALL)
 
 
+def test_a_batch_reads_the_book_and_its_answers_do_not_change(c4: Any, book: openings.Book) -> None:
+    games = random_games(random.Random(4), 60, 0, 8)
+    plain = c4.batch_solve(games, **SMALL, moves=True)
+    booked = c4.batch_solve(games, **SMALL, moves=True, book=book)
+    for name, column in plain.to_dict().items():
+        if name != "nodes":
+            assert np.array_equal(column, booked.to_dict()[name]), name
+    if c4 is RUST:  # the twin's batch counts no nodes
+        # A position above the book's depth has its score and its moves' in the book: no search.
+        held = [row for row, text in enumerate(games) if len(text) < book.depth]
+        assert held and (booked.nodes[held] == 0).all() and (plain.nodes[held] > 0).all()
+    with pytest.raises(ValueError, match="the book is for 4x4 boards, not 7x6"):
+        c4.batch_solve(["44"], book=book)
+
+
 def test_a_position_in_the_book_needs_no_search(c4: Any, book: openings.Book) -> None:
     for text in ("", "3", "32", "3241"):
         assert c4.score(text, **SMALL, book=book) == c4.score(text, **SMALL)

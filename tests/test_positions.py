@@ -77,6 +77,7 @@ def test_line_reaches_the_promised_end(position: BasePosition[Any]) -> None:
     assert at.is_over
     assert len(solution.line) == solution.plies
     assert at.winner == solution.winner
+    assert position.best_moves() == solution.best_moves
     if position.is_over:
         assert solution.plies == 0 and solution.best_moves == ()
     # The value is the side to move's: +1 exactly when the side to move is the winner.

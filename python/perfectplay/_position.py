@@ -123,7 +123,11 @@ def check_action(action: Any, count: int) -> int:
 @functools.lru_cache(maxsize=4096)
 def _answer(position: BasePosition[Any], question: str, options: tuple[Any, ...]) -> Any:
     kwargs = dict(options)
-    return position._solve(**kwargs) if question == "solve" else position._analyze(**kwargs)
+    if question == "solve":
+        return position._solve(**kwargs)
+    if question == "best_moves":
+        return position._best_moves(**kwargs)
+    return position._analyze(**kwargs)
 
 
 def _rebuild(cls: type[P], state: tuple[Any, ...]) -> P:
@@ -196,6 +200,10 @@ class BasePosition(ABC, Generic[Move]):
 
     @abstractmethod
     def _analyze(self, **options: Any) -> dict[Move, tuple[int, int]]: ...
+
+    def _best_moves(self, **options: Any) -> tuple[Move, ...]:
+        # A game whose solution's line costs much more than its best moves answers them apart.
+        return self._solve(**options).best_moves
 
     @abstractmethod
     def _cell_codes(self) -> list[int]:
@@ -272,6 +280,14 @@ class BasePosition(ABC, Generic[Move]):
         Options (``node_limit``, ``table_mb`` where the game's ``solve`` takes them) pass on."""
         result: Solution[Move] = _answer(
             self, "solve", tuple(sorted(options.items())) if options else ()
+        )
+        return result
+
+    def best_moves(self, **options: Any) -> tuple[Move, ...]:
+        """Every best move (``solve().best_moves``), without the solution's line, which some
+        games (Connect Four early on) take much longer to find; none once the game is over."""
+        result: tuple[Move, ...] = _answer(
+            self, "best_moves", tuple(sorted(options.items())) if options else ()
         )
         return result
 

@@ -7,7 +7,7 @@
 2
 
 ``PerfectAgent(skill)`` plays, at each turn, with probability ``skill`` a best move (drawn
-uniformly among ``solve().best_moves``, so perfect play is varied, not one fixed game) and
+uniformly among ``position.best_moves()``, so perfect play is varied, not one fixed game) and
 otherwise a uniformly random legal move. ``skill=1.0`` never turns a won or drawn position
 into a worse one, and never wins more slowly or loses faster than it must.
 """
@@ -79,14 +79,14 @@ class PerfectAgent:
     def move(self, position: BasePosition[Move]) -> Move:
         legal = _legal(position)
         if self._random.random() < self.skill:
-            return self._random.choice(position.solve(**self.solve_options).best_moves)
+            return self._random.choice(position.best_moves(**self.solve_options))
         return self._random.choice(legal)
 
     def policy(self, position: BasePosition[Move]) -> dict[Move, float]:
         """The probability of each legal move: ``skill`` spread over the best moves, the rest
         over every legal move."""
         legal = _legal(position)
-        best = position.solve(**self.solve_options).best_moves
+        best = position.best_moves(**self.solve_options)
         return {
             move: (1.0 - self.skill) / len(legal) + (self.skill / len(best) if move in best else 0)
             for move in legal

@@ -27,6 +27,7 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
+from perfectplay import openings
 from perfectplay._position import BasePosition, backend_functions, check_action
 from perfectplay._pure import args
 from perfectplay._pure import connect4 as rules
@@ -37,6 +38,7 @@ __all__ = [
     "analyze",
     "batch_solve",
     "best_move",
+    "best_moves",
     "clear_tables",
     "is_reachable",
     "random_positions",
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
         analyze,
         batch_solve,
         best_move,
+        best_moves,
         clear_tables,
         is_reachable,
         random_positions,
@@ -74,8 +77,10 @@ _DISC = {1: ("#F0E442", "#222", "x"), 2: ("#333333", "#fff", "o")}
 class Position(BasePosition[int]):
     """A Connect Four position a user holds: ``connect4.Position("4453")``,
     ``connect4.Position(board)``, ``connect4.Position.empty(7, 6)``. Moves and actions are
-    columns. Immutable, hashable, equal by position; ``solve()`` and ``analyze()`` answer for
-    the side to move (options such as ``node_limit`` pass on).
+    columns. Immutable, hashable, equal by position; ``solve()``, ``analyze()``,
+    ``best_moves()`` and ``score()`` answer for the side to move (options such as
+    ``node_limit`` pass on). On 7x6 they read the packaged opening book unless given ``book=``
+    (``book=None``: none); a book changes only the time, never an answer.
 
     >>> Position("4453").play(2).to_move
     'o'
@@ -215,15 +220,24 @@ class Position(BasePosition[int]):
             for row in range(self.rows)
         )
 
+    def _with_book(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` with the packaged book on its board size, unless they name a book."""
+        if "book" in options or (self.width, self.height) != openings.PACKAGED_SIZE:
+            return options
+        return {**options, "book": openings.packaged()}
+
     def _solve(self, **options: Any) -> Solution[int]:
-        return solve(self.text(), **options)
+        return solve(self.text(), **self._with_book(options))
 
     def _analyze(self, **options: Any) -> dict[int, tuple[int, int]]:
-        return analyze(self.text(), **options)
+        return analyze(self.text(), **self._with_book(options))
+
+    def _best_moves(self, **options: Any) -> tuple[int, ...]:
+        return best_moves(self.text(), **self._with_book(options))
 
     def score(self, **options: Any) -> int:
         """Pons' score for the side to move (see the module's documentation)."""
-        return score(self.text(), **options)
+        return score(self.text(), **self._with_book(options))
 
     @property
     def to_move(self) -> str | None:

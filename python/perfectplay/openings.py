@@ -44,6 +44,7 @@ FORMAT_VERSION = 1
 _FIXED = struct.Struct("<8sIBBBBQ")
 _CHECKSUM = struct.Struct("<I")
 PACKAGED = "connect4-7x6.book"
+PACKAGED_SIZE = (7, 6)  # the board size of the packaged book
 
 
 class Book:

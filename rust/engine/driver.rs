@@ -155,13 +155,12 @@ fn moves_in_caller_order<R: Rules, A: Answers<R>>(
     moves
 }
 
-/// Solves `root`, whose side to move is `to_move`.
-pub fn solve<R: Rules, A: Answers<R>>(
+/// The exact score of `root` and every best move, in the caller's numbering and order.
+fn scored_best_moves<R: Rules, A: Answers<R>>(
     search: &mut Game<R, A>,
     root: &R::Position,
-    to_move: Player,
     orientation: &impl Orientation,
-) -> Result<Solution, Stop> {
+) -> Result<(Score, Vec<u8>), Stop> {
     let score = search.exact_score(root)?;
     let mut best_moves = Vec::new();
     for cell in moves_in_caller_order(search, root, orientation) {
@@ -169,6 +168,27 @@ pub fn solve<R: Rules, A: Answers<R>>(
             best_moves.push(orientation.to_caller(cell));
         }
     }
+    Ok((score, best_moves))
+}
+
+/// Every best move of `root` in the caller's order (none once the game is over): what a
+/// player needs, without the line a solution also walks (which can cost far more).
+pub fn best_moves<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
+    orientation: &impl Orientation,
+) -> Result<Vec<u8>, Stop> {
+    Ok(scored_best_moves(search, root, orientation)?.1)
+}
+
+/// Solves `root`, whose side to move is `to_move`.
+pub fn solve<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
+    to_move: Player,
+    orientation: &impl Orientation,
+) -> Result<Solution, Stop> {
+    let (score, best_moves) = scored_best_moves(search, root, orientation)?;
     // The line: at every turn the first best move in the caller's order.
     let mut line = Vec::new();
     let (mut position, mut here) = (*root, score);

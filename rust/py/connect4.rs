@@ -15,15 +15,16 @@ use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
     to_solution,
 };
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 register_functions!(
     solve,
     analyze,
     best_move,
+    best_moves,
     value,
     score,
     is_reachable,
@@ -53,6 +54,33 @@ struct BookColumns {
     keys: Py<PyArray1<u64>>,
     scores: Py<PyArray1<i8>>,
     depth: u32,
+}
+
+/// A book's arrays borrowed read-only, for as long as a search reads them.
+struct BorrowedBook<'py> {
+    keys: PyReadonlyArray1<'py, u64>,
+    scores: PyReadonlyArray1<'py, i8>,
+    depth: u32,
+}
+
+impl BookColumns {
+    fn borrow<'py>(&self, py: Python<'py>) -> PyResult<BorrowedBook<'py>> {
+        Ok(BorrowedBook {
+            keys: self.keys.bind(py).try_readonly()?,
+            scores: self.scores.bind(py).try_readonly()?,
+            depth: self.depth,
+        })
+    }
+}
+
+impl BorrowedBook<'_> {
+    fn book(&self) -> PyResult<Book<'_>> {
+        Ok(Book {
+            keys: self.keys.as_slice()?,
+            scores: self.scores.as_slice()?,
+            depth: self.depth,
+        })
+    }
 }
 
 /// `book=`: None, or a book of the board's size.
@@ -126,22 +154,8 @@ impl Call {
         work: impl FnOnce(&mut Game<Shape, Solver>, &Position) -> CoreResult<T> + Send,
     ) -> PyResult<T> {
         // The book's arrays stay borrowed (read-only) for the whole search.
-        let borrowed = match &self.book {
-            Some(book) => Some((
-                book.keys.bind(py).try_readonly()?,
-                book.scores.bind(py).try_readonly()?,
-                book.depth,
-            )),
-            None => None,
-        };
-        let book = match &borrowed {
-            Some((keys, scores, depth)) => Some(Book {
-                keys: keys.as_slice()?,
-                scores: scores.as_slice()?,
-                depth: *depth,
-            }),
-            None => None,
-        };
+        let borrowed = self.book.as_ref().map(|book| book.borrow(py)).transpose()?;
+        let book = borrowed.as_ref().map(BorrowedBook::book).transpose()?;
         search_detached(py, self.node_limit, |budget| {
             search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
                 let mut solver = Solver::new(&self.shape, tables, budget, book, self.threads);
@@ -220,6 +234,15 @@ position_function! {
 }
 
 position_function! {
+    /// Every best column, ascending (none once the game is over): `solve`'s best moves without
+    /// its line, so cheaper early in a game.
+    fn best_moves(py, call) -> Bound<'py, PyTuple> {
+        let columns = call.run(py, |game, root| Ok(driver::best_moves(game, root, &AsGiven)?))?;
+        PyTuple::new(py, columns)
+    }
+}
+
+position_function! {
     /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
     fn value(py, call) -> i8 {
         Ok(pons_of(py, &call, true)?.signum() as i8)
@@ -289,7 +312,7 @@ fn clear_tables() {
 /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
 /// `best_move`, `best_mask` and the move columns are columns.
 #[pyfunction]
-#[pyo3(signature = (positions, *, width=None, height=None, moves=false, threads=None, node_limit=None, table_mb=None, errors=None, progress=false))]
+#[pyo3(signature = (positions, *, width=None, height=None, moves=false, threads=None, node_limit=None, table_mb=None, book=None, errors=None, progress=false))]
 #[allow(clippy::too_many_arguments)]
 fn batch_solve<'py>(
     py: Python<'py>,
@@ -300,6 +323,7 @@ fn batch_solve<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     node_limit: Option<&Bound<'py, PyAny>>,
     table_mb: Option<&Bound<'py, PyAny>>,
+    book: Option<&Bound<'py, PyAny>>,
     errors: Option<&Bound<'py, PyAny>>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -318,6 +342,9 @@ fn batch_solve<'py>(
         .map_err(err)?,
     };
     let table_bytes = table_mb.unwrap_or_else(|| search::default_table_bytes(&shape));
+    let book = book_arg(book, &shape)?;
+    let borrowed = book.as_ref().map(|book| book.borrow(py)).transpose()?;
+    let book = borrowed.as_ref().map(BorrowedBook::book).transpose()?;
     let what = format!("connect4 {}x{}", shape.width, shape.height);
     let cells = shape.cells;
     solve_batch(
@@ -332,7 +359,7 @@ fn batch_solve<'py>(
         &what,
         || Ok(Tables::new(&shape, table_bytes)?),
         |tables, position, budget| {
-            let mut solver = Solver::new(&shape, tables, budget, None, 1);
+            let mut solver = Solver::new(&shape, tables, budget, book, 1);
             let mut game = Game {
                 rules: &shape,
                 answers: &mut solver,

@@ -26,6 +26,7 @@ __all__ = [
     "analyze",
     "batch_solve",
     "best_move",
+    "best_moves",
     "clear_tables",
     "is_reachable",
     "random_positions",
@@ -421,6 +422,22 @@ def best_move(
     return driver.best_move(call.search, call.root)
 
 
+def best_moves(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = None,
+    threads: Any = None,
+) -> tuple[int, ...]:
+    """Every best column, ascending (none once the game is over): ``solve``'s best moves
+    without its line."""
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    return tuple(driver.best_moves(call.search, call.root))
+
+
 def value(
     position: Any,
     *,
@@ -488,6 +505,7 @@ def batch_solve(
     threads: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
+    book: Any = None,
     errors: str | None = None,
     progress: bool = False,
 ) -> BatchSolution:
@@ -539,10 +557,10 @@ def batch_solve(
             rows.append(position)
     if shape is None:
         shape = _default_shape(size)
-    board = shape
+    board, book = shape, _book_arg(book, shape)
 
     def solve_row(position: Position) -> batch.Label:
-        return driver.label(_Search(board, limit), position, moves)
+        return driver.label(_Search(board, limit, book), position, moves)
 
     what = f"connect4 {shape.width}x{shape.height}"
     return batch.solve_rows(rows, shape.width, moves, errors, progress, what, solve_row)
