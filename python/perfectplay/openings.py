@@ -9,15 +9,17 @@
 
 ``build`` solves every position with exactly ``depth`` stones on every core (a mirror image
 once) and takes the shallower ones from them by the rules (a position's score is the best of
-its moves'); ``connect4``'s ``solve``, ``analyze``, ``best_move``, ``value`` and ``score``
-take ``book=`` and answer a position the book holds at once, in the search itself, so a
-position one stone past the book is searched only as deep as its moves. Answers never change
-with a book, only the time. ``save`` writes a versioned file with a checksum; ``load`` reads
-one and checks it before it answers: its size, checksum and order, that it holds exactly the
-positions of its depth, and that every score above the deepest stones follows from the
-scores below by the rules (the deepest are trusted to the checksum; ``verify(sample)``
-re-solves some). ``packaged()`` is the 7x6 book that ships with perfectplay, built by
-``perfectplay openings build`` (see the README for its depth and what it took).
+its moves'); ``connect4``'s ``solve``, ``analyze``, ``best_move``, ``best_moves``,
+``value``, ``score`` and ``batch_solve`` take ``book=`` (a 7x6 ``connect4.Position`` reads
+the packaged book unless given one) and answer a position the book holds at once, in the
+search itself, so a position one stone past the book is searched only as deep as its moves.
+Answers never change with a book, only the time. ``save`` writes a versioned file with a
+checksum; ``load`` reads one and checks it before it answers: its size, checksum and order,
+that it holds exactly the positions of its depth, and that every score above the deepest
+stones follows from the scores below by the rules (the deepest are trusted to the checksum;
+``verify(sample)`` re-solves some). ``packaged()`` is the 7x6 book that ships with
+perfectplay, built by ``perfectplay openings build`` (see the README for its depth and what
+it took).
 """
 
 from __future__ import annotations
