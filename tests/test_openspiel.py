@@ -137,6 +137,15 @@ def test_perfect_connect_four_bot_gets_the_value_against_random(rows: int, colum
         assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] == value
 
 
+@pytest.mark.slow
+@pytest.mark.compiled  # the twin cannot search a 7x6 board after five stones in time
+def test_perfect_bot_as_first_player_wins_every_seven_by_six_game_against_random() -> None:
+    game = pyspiel.load_game("connect_four")
+    for seed in range(50):
+        bots = [PerfectBot(game, 0, seed=seed), UniformRandomBot(1, np.random.RandomState(seed))]
+        assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] == 1, seed
+
+
 def test_a_finished_game_has_no_move() -> None:
     game = pyspiel.load_game("tic_tac_toe")
     state = game.new_initial_state()

@@ -232,6 +232,45 @@ def test_connect_four_perfect_policy_never_does_worse_than_the_value() -> None:
         assert final[seat] == position.solve().value, f"game {game}: {opening}"
 
 
+@pytest.mark.slow
+@pytest.mark.compiled  # the twin cannot search a 7x6 board after five stones in time
+@pytest.mark.parametrize("seat", ["player_0", "player_1"])
+def test_connect_four_perfect_policy_never_loses_to_random_from_the_empty_board(seat: str) -> None:
+    """500 games in each seat from the empty 7x6 board: the packaged opening book answers the
+    first moves, the search the rest."""
+    env = connect_four()
+    rng = random.Random(seat)
+    perfect = PerfectPolicy(seed=5, game="connect_four_v3")
+    other = "player_1" if seat == "player_0" else "player_0"
+    for game in range(500):
+        env.reset(seed=game)
+        final, _ = play(env, {seat: perfect, other: random_policy(rng)})
+        assert final[seat] >= 0, f"game {game}: the perfect {seat} lost"
+
+
+GAMES_OF_PERFECT_PLAY = 20
+
+
+@pytest.mark.slow
+@pytest.mark.compiled
+def test_connect_four_perfect_against_perfect_the_first_player_wins_with_the_41st_stone() -> None:
+    env = connect_four()
+    games = set()
+    for game in range(GAMES_OF_PERFECT_PLAY):
+        env.reset(seed=game)
+        final, actions = play(
+            env,
+            {
+                "player_0": PerfectPolicy(seed=game, game="connect_four_v3"),
+                "player_1": PerfectPolicy(seed=-game - 1, game="connect_four_v3"),
+            },
+        )
+        assert final == {"player_0": 1, "player_1": -1}, f"game {game}: {actions}"
+        assert len(actions) == 41, f"game {game}: {actions}"
+        games.add(tuple(actions))
+    assert len(games) > 1  # the best moves are drawn at random: the games differ
+
+
 def test_connect_four_observation_errors() -> None:
     with pytest.raises(ValueError, match=r"connect_four_v3 observation of shape \(6, 7, 2\)"):
         position_from_observation(np.zeros((7, 6, 2), dtype=np.int8))
