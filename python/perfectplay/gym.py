@@ -24,7 +24,8 @@ the opponent searches at most ``node_limit`` nodes a move (``DEFAULT_NODE_LIMIT`
 ``None`` for no limit). When a reply needs more, ``step`` raises
 ``perfectplay.SearchLimitExceeded`` and the environment is left exactly as it was before the
 step (the agent's move is not applied), so the caller can raise the limit and step again. A
-7x6 Connect Four opponent needs more than the default in the first moves of a game.
+7x6 Connect Four opponent reads its first replies from the packaged opening book, but some
+replies a few stones later need more than the default.
 
 ``render_mode="ansi"`` gives the text diagram, ``"rgb_array"`` an ``(H, W, 3)`` uint8 image
 (so ``gymnasium.wrappers.RecordVideo`` works): first-player stones filled discs, second-player
