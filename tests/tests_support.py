@@ -96,6 +96,7 @@ def stopped_by_ctrl_c(
     process = subprocess.Popen(
         [sys.executable, "-c", code],
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},
         # As in a terminal: a background CI job would start it with SIGINT ignored.
@@ -106,5 +107,8 @@ def stopped_by_ctrl_c(
     time.sleep(after)
     process.send_signal(signal.SIGINT)
     sent = time.monotonic()
-    out, _ = process.communicate(timeout=timeout)
-    return out, time.monotonic() - sent
+    out, err = process.communicate(timeout=timeout)
+    seconds = time.monotonic() - sent
+    if "interrupted" not in out:  # say what happened instead, for the failing assert
+        out += f"\n[exit status {process.returncode}; stderr: {err[-2000:]!r}]"
+    return out, seconds
