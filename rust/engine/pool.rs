@@ -36,7 +36,8 @@ pub type Poll<'a> = &'a mut dyn FnMut() -> bool;
 /// how many of `total` units of progress the piece was, and calls `poll` during long pieces.
 /// `monitor(done, total)` runs on the calling thread as said in the module's notes, and once
 /// more at the end. Returns every worker's state (the calling thread's first), or why the work
-/// stopped: `Stopped(Interrupted)` after the monitor said stop, or the first error of `start`.
+/// stopped: `Stopped(Interrupted)` after the monitor said stop (at the end too: a monitor that
+/// takes a Ctrl-C from the system must see it raised), or the first error of `start`.
 pub fn run<P, S>(
     pieces: Vec<P>,
     total: usize,
@@ -128,7 +129,10 @@ where
     if stop.load(Ordering::Relaxed) {
         return Err(Error::Stopped(Stop::Interrupted));
     }
-    (watcher.monitor)(done.load(Ordering::Relaxed), total);
+    // The last report; a stop it asks for (a Ctrl-C it has taken) must not be lost.
+    if (watcher.monitor)(done.load(Ordering::Relaxed), total) {
+        return Err(Error::Stopped(Stop::Interrupted));
+    }
     let mut all = Vec::with_capacity(workers);
     all.extend(mine);
     all.extend(states.into_inner().unwrap_or_else(PoisonError::into_inner));
@@ -201,6 +205,25 @@ mod tests {
         );
         assert_eq!(result.err(), Some(Error::Stopped(Stop::Interrupted)));
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_stop_asked_for_by_the_last_report_is_not_lost() {
+        // Work too short for the regular polls: only the report at the end sees the stop.
+        let mut reports = 0;
+        let result = run(
+            vec![1, 2],
+            2,
+            2,
+            || Ok(()),
+            |_, _, _| 1,
+            |_, _| {
+                reports += 1;
+                true
+            },
+        );
+        assert_eq!(result.err(), Some(Error::Stopped(Stop::Interrupted)));
+        assert!(reports >= 1);
     }
 
     #[test]
