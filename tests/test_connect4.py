@@ -354,13 +354,15 @@ def test_best_moves_without_the_line_match_the_solution(c4: Any) -> None:
 
 @pytest.mark.compiled
 def test_a_position_reads_the_packaged_book_on_seven_by_six() -> None:
-    """The opening moves come from the book at once (the empty board's solution alone takes a
-    minute), and a book changes no answer."""
+    """The opening moves come from the book without a search (a node limit of 1 is enough;
+    without the book it is not), and give the module functions' answers with the book."""
     empty = connect4.Position("")
-    assert empty.best_moves() == (3,)
-    assert empty.analyze() == connect4.analyze("", book=openings.packaged())
+    assert empty.best_moves(node_limit=1) == (3,)
+    assert empty.analyze(node_limit=1) == connect4.analyze("", book=openings.packaged())
     after = connect4.Position("44")
-    assert after.score() == connect4.score("44", book=openings.packaged())
+    assert after.score(node_limit=1) == connect4.score("44", book=openings.packaged())
+    with pytest.raises(SearchLimitExceeded):
+        after.best_moves(book=None, node_limit=1)
     small = connect4.Position("", width=4, height=4)  # no packaged book of this size
     assert small.best_moves() == connect4.solve("", width=4, height=4).best_moves
 
