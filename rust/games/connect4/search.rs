@@ -183,10 +183,16 @@ impl<'a, 'b> Solver<'a, 'b> {
         book: Option<Book<'a>>,
     ) -> Self {
         let width = shape.width as usize;
-        let mut order: Vec<u32> = (0..shape.width).collect();
-        order.sort_by_key(|&col| ((2 * col as i32 - (width as i32 - 1)).abs(), col));
+        // Centre first, then outwards, the left column of two as central first (on the stack:
+        // a short search's solver is made at every call).
+        let mut order = [0u32; MAX_WIDTH];
+        for (slot, col) in order.iter_mut().zip(0..shape.width) {
+            *slot = col;
+        }
+        order[..width]
+            .sort_unstable_by_key(|&col| ((2 * col as i32 - (width as i32 - 1)).abs(), col));
         let (mut columns, mut column_numbers) = ([0u64; MAX_WIDTH], [0u32; MAX_WIDTH]);
-        for (slot, &col) in order.iter().enumerate() {
+        for (slot, &col) in order[..width].iter().enumerate() {
             columns[slot] = shape.column(col);
             column_numbers[slot] = col;
         }
