@@ -77,15 +77,16 @@ def moves_left(line: str, score: int) -> int:
     return end - played
 
 
-def graded_sets(count: int, seed: int, limit: int, wanted: list[str]) -> dict[str, list[str]]:
-    """``count`` positions of each wanted set (fewer when the Begin sets run dry)."""
-    sets: dict[str, list[str]] = {name: [] for name in wanted}
-    for stage in {name.split("-")[0] for name in wanted}:
+def graded_sets(counts: dict[str, int], seed: int, limit: int) -> dict[str, list[str]]:
+    """``counts[name]`` positions of each wanted set (fewer when a set runs dry)."""
+    sets: dict[str, list[str]] = {name: [] for name in counts}
+    for stage in {name.split("-")[0] for name in counts}:
         rng = random.Random(f"{stage}-{seed}")
         low, high = STAGES[stage]
-        levels = [name for name in wanted if name.startswith(stage)]
+        levels = [name for name in counts if name.startswith(stage)]
+        largest = max(counts[name] for name in levels)
         tries = 0
-        while any(len(sets[name]) < count for name in levels) and tries < 20 * count:
+        while any(len(sets[name]) < counts[name] for name in levels) and tries < 20 * largest:
             tries += 1
             line = random_game(rng, low, high)
             if line is None:
@@ -98,7 +99,7 @@ def graded_sets(count: int, seed: int, limit: int, wanted: list[str]) -> dict[st
             left = moves_left(line, score)
             for level, (fewest, most) in LEVELS.items():
                 name = f"{stage}-{level}"
-                if name in sets and fewest <= left <= most and len(sets[name]) < count:
+                if name in sets and fewest <= left <= most and len(sets[name]) < counts[name]:
                     sets[name].append(line)
     return sets
 
@@ -195,9 +196,8 @@ def main() -> int:
     )
     args = parser.parse_args()
     wanted = args.sets.split(",")
-    sets = graded_sets(args.count, args.seed, args.grade_limit, wanted)
-    if "Begin-Hard" in sets:
-        sets["Begin-Hard"] = sets["Begin-Hard"][: args.hard_count]
+    counts = {name: args.hard_count if name == "Begin-Hard" else args.count for name in wanted}
+    sets = graded_sets(counts, args.seed, args.grade_limit)
     print("| set | positions | perfectplay mean | median | Pons mean | median | ratio of means |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in wanted:
