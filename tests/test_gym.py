@@ -177,3 +177,35 @@ def test_async_vector_env_resets_steps_and_closes() -> None:
         assert observations[0, 1, 1, 0] == 1 and observations[1, 0, 0, 0] == 1
     finally:
         envs.close()
+
+
+@pytest.mark.compiled  # 7x6 replies past the book are searches of millions of nodes
+def test_connect_four_replies_past_the_book_fit_the_default_budget() -> None:
+    """Against a random agent, the 7x6 opponent's replies just past the packaged book need more
+    than m,n,k's 2,000,000 nodes (the old default raised in most episodes); Connect Four's own
+    default answers every step."""
+
+    def play(seat: str, episode: int, **budget: Any) -> int:
+        env = perfectplay.gym.ConnectFourEnv(play_as=seat, **budget)
+        agent = random.Random(episode)
+        _, info = env.reset(seed=episode)
+        steps, done = 0, False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, done, _, info = env.step(int(agent.choice(legal)))
+            steps += 1
+        return steps
+
+    with pytest.raises(perfectplay.SearchLimitExceeded):
+        play("x", 1, node_limit=perfectplay.gym.DEFAULT_NODE_LIMIT)
+    for seat in ("x", "o"):
+        for episode in range(3):
+            assert play(seat, episode) >= 3  # the fewest steps of a lost game
+
+
+def test_node_limit_names_what_it_takes() -> None:
+    with pytest.raises(ValueError, match='node_limit must be an int, None or "game"'):
+        perfectplay.gym.MNKEnv(node_limit="all")
+    assert perfectplay.gym.MNKEnv(node_limit="game")._solve_options == {
+        "node_limit": perfectplay.gym.DEFAULT_NODE_LIMIT
+    }

@@ -44,6 +44,11 @@ class OpenSpielGame:
     options: Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
+#: A search's budget for one reply of an opponent (the Gymnasium environments' ``node_limit``)
+#: in a game that sets none of its own: a second or two of search.
+DEFAULT_REPLY_NODE_LIMIT = 2_000_000
+
+
 @dataclass(frozen=True)
 class Game:
     """One game, as every layer needs it."""
@@ -68,6 +73,10 @@ class Game:
     openspiel: OpenSpielGame | None = None
     #: Its Gymnasium environment, registered by ``perfectplay.gym``.
     gym: str | None = None
+    #: The nodes (a thread) the environment's opponent may search for one reply, unless the
+    #: environment is given ``node_limit``; what most replies need, and bounded, so that a step
+    #: never pins the cores for minutes.
+    reply_node_limit: int = DEFAULT_REPLY_NODE_LIMIT
     #: The judge formats of the command line that answer it.
     judge: tuple[str, ...] = ()
     #: How to read the options of a start from text (the command line, the web board).
@@ -217,6 +226,9 @@ GAMES: dict[str, Game] = {
             ),
             openspiel=OpenSpielGame("connect_four", _openspiel_connect_four),
             gym="perfectplay/ConnectFour-v0",
+            # 7x6 replies past the packaged book need up to about 10^8 nodes a thread (3.6 s in
+            # 1,000 games against random); 4 * 10^8 is about 12 s at most here.
+            reply_node_limit=400_000_000,
             judge=("connect4",),
             parse={"width": _int, "height": _int},
             read=lambda text, options: GAMES["connect4"].position(

@@ -20,12 +20,12 @@ opponent draws its moves from the environment's seeded ``np_random``, so ``reset
 repeats an episode exactly.
 
 **The opponent's budget.** Where a game's answers come from a search (m,n,k, Connect Four),
-the opponent searches at most ``node_limit`` nodes a move (``DEFAULT_NODE_LIMIT`` unless given;
-``None`` for no limit). When a reply needs more, ``step`` raises
+the opponent searches at most ``node_limit`` nodes a move on each thread: by default
+(``node_limit="game"``) the game's own budget, ``DEFAULT_NODE_LIMIT`` (2,000,000) for m,n,k and
+400,000,000 for Connect Four, whose 7x6 replies past the packaged opening book need up to about
+10^8; ``None`` for no limit. When a reply needs more, ``step`` raises
 ``perfectplay.SearchLimitExceeded`` and the environment is left exactly as it was before the
-step (the agent's move is not applied), so the caller can raise the limit and step again. A
-7x6 Connect Four opponent reads its first replies from the packaged opening book, but some
-replies a few stones later need more than the default.
+step (the agent's move is not applied), so the caller can raise the limit and step again.
 
 ``render_mode="ansi"`` gives the text diagram, ``"rgb_array"`` an ``(H, W, 3)`` uint8 image
 (so ``gymnasium.wrappers.RecordVideo`` works): first-player stones filled discs, second-player
@@ -34,7 +34,7 @@ stones rings, so the sides differ by shape as well as colour.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -42,16 +42,17 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from perfectplay._position import BasePosition
-from perfectplay._registry import GAMES, game
+from perfectplay._registry import DEFAULT_REPLY_NODE_LIMIT, GAMES, game
 from perfectplay.agents import PerfectAgent
 
 __all__ = ["DEFAULT_NODE_LIMIT", "ConnectFourEnv", "GameEnv", "MNKEnv", "TicTacToeEnv"]
 
 Observation = npt.NDArray[np.int8]
 
-#: The opponent's search budget a move, unless ``node_limit`` says otherwise: a second or two of
-#: search, so that a step never pins a core for minutes.
-DEFAULT_NODE_LIMIT = 2_000_000
+#: The opponent's search budget a move in a game that sets none of its own (m,n,k), unless
+#: ``node_limit`` says otherwise: a second or two of search, so that a step never pins a core
+#: for minutes. Connect Four's is larger (see the module's documentation).
+DEFAULT_NODE_LIMIT = DEFAULT_REPLY_NODE_LIMIT
 
 _PIXELS = 32  # a cell of the rgb_array image
 _STONE_COLOURS = {1: (0, 114, 178), 2: (213, 94, 0)}  # Okabe-Ito blue and vermilion
@@ -99,7 +100,7 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
         skill: float = 1.0,
         seed: int | None = None,
         render_mode: str | None = None,
-        node_limit: int | None = DEFAULT_NODE_LIMIT,
+        node_limit: int | Literal["game"] | None = "game",
         **options: Any,
     ) -> None:
         self.game = game(game_name)
@@ -122,6 +123,10 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
         self._start: BasePosition[Any] = self.game.start(**options)
         self.rows, self.cols = self._start.rows, self._start.cols
         self.play_as, self.skill, self.render_mode = play_as, skill, render_mode
+        if isinstance(node_limit, str):
+            if node_limit != "game":
+                raise ValueError(f'node_limit must be an int, None or "game", not {node_limit!r}')
+            node_limit = self.game.reply_node_limit
         self._solve_options = {"node_limit": node_limit} if self.game.searches else {}
         PerfectAgent(skill)  # checks skill now rather than at the first reset
         self._seed = seed
