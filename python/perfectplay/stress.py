@@ -242,7 +242,8 @@ class _Program:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        process.kill()
+        # Its whole group: on a busy machine the program may have started children already.
+        _kill(process)
         process.wait()
 
     def kill_all(self) -> None:
