@@ -39,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 from perfectplay import SearchLimitExceeded, connect4
 
@@ -104,18 +105,30 @@ def graded_sets(counts: dict[str, int], seed: int, limit: int) -> dict[str, list
     return sets
 
 
-def ours(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
-    if warm_up:
+def timed_passes(
+    lines: list[str], warm_up: bool, prepared: Callable[[str], Callable[[], int]]
+) -> tuple[list[int], list[float]]:
+    """Each line's score and the seconds of its call, in the last of two passes (one without
+    ``warm_up``). ``prepared(line)`` does what is not timed (reading the line, clearing the
+    table) and gives the call that is."""
+    scores: list[int] = []
+    seconds: list[float] = []
+    for _ in range(2 if warm_up else 1):
+        scores, seconds = [], []
         for line in lines:
-            connect4.clear_tables()
-            connect4.score(line, threads=1)
-    scores, seconds = [], []
-    for line in lines:
-        connect4.clear_tables()
-        start = time.perf_counter()
-        scores.append(connect4.score(line, threads=1))
-        seconds.append(time.perf_counter() - start)
+            answer = prepared(line)
+            start = time.perf_counter()
+            scores.append(answer())
+            seconds.append(time.perf_counter() - start)
     return scores, seconds
+
+
+def ours(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
+    def prepared(line: str) -> Callable[[], int]:
+        connect4.clear_tables()
+        return lambda: connect4.score(line, threads=1)
+
+    return timed_passes(lines, warm_up, prepared)
 
 
 def pons(binary: str, lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
@@ -139,19 +152,15 @@ def bitbully(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
     solver = bitbully_core.BitBullyCore()
     if solver.isBookLoaded():
         sys.exit("BitBully has an opening book loaded")
-    scores: list[int] = []
-    seconds: list[float] = []
-    for _ in range(2 if warm_up else 1):  # the last pass is the timed one
-        scores, seconds = [], []
-        for line in lines:
-            board = bitbully_core.BoardCore()
-            if not board.setBoard([int(c) - 1 for c in line]):
-                sys.exit(f"BitBully refused {line}")
-            solver.resetTranspositionTable()
-            start = time.perf_counter()
-            scores.append(solver.mtdf(board, 0))
-            seconds.append(time.perf_counter() - start)
-    return scores, seconds
+
+    def prepared(line: str) -> Callable[[], int]:
+        board = bitbully_core.BoardCore()
+        if not board.setBoard([int(c) - 1 for c in line]):
+            sys.exit(f"BitBully refused {line}")
+        solver.resetTranspositionTable()
+        return lambda: solver.mtdf(board, 0)
+
+    return timed_passes(lines, warm_up, prepared)
 
 
 def connect_four_ai(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
@@ -161,17 +170,13 @@ def connect_four_ai(lines: list[str], warm_up: bool) -> tuple[list[int], list[fl
     # Loading a book that does not exist leaves the solver without one (its book is packaged).
     if solver.load_opening_book("/nonexistent/no-book.bin"):
         sys.exit("connect-four-ai kept an opening book")
-    scores: list[int] = []
-    seconds: list[float] = []
-    for _ in range(2 if warm_up else 1):  # the last pass is the timed one
-        scores, seconds = [], []
-        for line in lines:
-            position = connect_four_ai.Position.from_moves(line)
-            solver.reset()
-            start = time.perf_counter()
-            scores.append(solver.solve(position))
-            seconds.append(time.perf_counter() - start)
-    return scores, seconds
+
+    def prepared(line: str) -> Callable[[], int]:
+        position = connect_four_ai.Position.from_moves(line)
+        solver.reset()
+        return lambda: solver.solve(position)
+
+    return timed_passes(lines, warm_up, prepared)
 
 
 def shown(seconds: float) -> str:
