@@ -346,19 +346,16 @@ pub fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
 fn this_process() -> u64 {
     #[cfg(target_os = "linux")]
     {
-        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         static FORKS: AtomicU64 = AtomicU64::new(0);
-        static COUNTING: AtomicBool = AtomicBool::new(false);
-        static REGISTER: std::sync::Once = std::sync::Once::new();
+        static COUNTING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         extern "C" fn count_fork() {
             FORKS.fetch_add(1, Relaxed);
         }
-        REGISTER.call_once(|| {
-            // SAFETY: the handler only adds to an atomic, which is safe in a forked child.
-            let registered = unsafe { libc::pthread_atfork(None, None, Some(count_fork)) } == 0;
-            COUNTING.store(registered, Relaxed);
-        });
-        if COUNTING.load(Relaxed) {
+        // SAFETY: the handler only adds to an atomic, which is safe in a forked child.
+        let counting = COUNTING
+            .get_or_init(|| unsafe { libc::pthread_atfork(None, None, Some(count_fork)) } == 0);
+        if *counting {
             return FORKS.load(Relaxed);
         }
     }

@@ -185,10 +185,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let width = shape.width as usize;
         // Centre first, then outwards, the left column of two as central first (on the stack:
         // a short search's solver is made at every call).
-        let mut order = [0u32; MAX_WIDTH];
-        for (slot, col) in order.iter_mut().zip(0..shape.width) {
-            *slot = col;
-        }
+        let mut order: [u32; MAX_WIDTH] = std::array::from_fn(|col| col as u32);
         order[..width]
             .sort_unstable_by_key(|&col| ((2 * col as i32 - (width as i32 - 1)).abs(), col));
         let (mut columns, mut column_numbers) = ([0u64; MAX_WIDTH], [0u32; MAX_WIDTH]);
