@@ -47,9 +47,10 @@ def stones(moves: str) -> int:
 @pytest.mark.compiled
 def test_pons_scores_on_the_compiled_core() -> None:
     """All 400 positions, from the end of the game to its beginning, as Pons' solver scores
-    them; the weak score is their sign; value agrees; the table kept between calls changes
-    nothing."""
+    them, with the books (the default) and by the search alone; the weak score is their sign;
+    value agrees; the table kept between calls changes nothing."""
     for moves, (expected,) in PONS:
+        assert RUST.score(moves, book=None) == expected, moves
         assert RUST.score(moves) == expected, moves
         assert RUST.score(moves, weak=True) in (expected, (expected > 0) - (expected < 0))
         assert RUST.value(moves) == (expected > 0) - (expected < 0), moves
@@ -133,18 +134,18 @@ def test_tromps_larger_boards_on_two_threads(width: int, height: int, value: int
 
 @pytest.mark.compiled
 def test_one_search_on_two_threads_matches_pons() -> None:
-    """Pons' positions with 28 or more moves left, each from a cleared table, on two threads;
-    analyze agrees with one thread's on some of them."""
+    """Pons' positions with 28 or more moves left, each from a cleared table, on two threads
+    by the search alone (no book); analyze agrees with one thread's on some of them."""
     early = [(moves, expected) for moves, (expected,) in PONS if 42 - stones(moves) >= 28]
     assert len(early) >= 20
     for moves, expected in early:
         RUST.clear_tables()
-        assert RUST.score(moves, threads=2) == expected, moves
+        assert RUST.score(moves, threads=2, book=None) == expected, moves
     for moves, _ in early[:: len(early) // 4]:
         RUST.clear_tables()
-        two = RUST.analyze(moves, threads=2)
+        two = RUST.analyze(moves, threads=2, book=None)
         RUST.clear_tables()
-        assert two == RUST.analyze(moves, threads=1), moves
+        assert two == RUST.analyze(moves, threads=1, book=None), moves
 
 
 @pytest.mark.compiled
@@ -157,10 +158,11 @@ def test_a_parallel_search_keeps_the_node_limit_on_each_thread() -> None:
 
 @pytest.mark.compiled
 def test_ctrl_c_stops_a_search_on_two_threads_within_a_second() -> None:
-    """The empty board takes about a minute on two threads; Ctrl-C one second in stops both."""
+    """The empty board takes about half a minute on two threads without the books; Ctrl-C one
+    second in stops both."""
     out, seconds = stopped_by_ctrl_c(
         "from perfectplay import connect4",
-        "connect4.score('', threads=2)",
+        "connect4.score('', threads=2, book=None)",
         after=1.0,
         env={"PERFECTPLAY_BACKEND": "rust"},
     )
@@ -264,8 +266,10 @@ def test_bad_rows_are_named_or_masked(c4: Any) -> None:
 
 def test_node_limit(c4: Any) -> None:
     with pytest.raises(SearchLimitExceeded):
-        c4.solve("", node_limit=50)
-    result = c4.batch_solve(np.zeros((2, 6, 7), dtype=np.uint8), node_limit=50, errors="mask")
+        c4.solve("", node_limit=50, book=None)
+    result = c4.batch_solve(
+        np.zeros((2, 6, 7), dtype=np.uint8), node_limit=50, errors="mask", book=None
+    )
     assert result.status.tolist() == [2, 2]
 
 
@@ -427,7 +431,8 @@ def worker():
         threading.Timer(0.3, _thread.interrupt_main).start()
         start = time.monotonic()
         try:
-            rust.score("", node_limit=2_000_000_000)  # minutes; the limit bounds a failure
+            # minutes; the limit bounds a failure
+            rust.score("", node_limit=2_000_000_000, book=None)
         except KeyboardInterrupt:
             # Stopped by the search itself, not raised after it reached its limit.
             if time.monotonic() - start < 30:
@@ -444,3 +449,16 @@ thread.join()
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
     )
     assert run.stdout.strip() == "stopped", run.stderr
+
+
+def test_a_move_string_may_end_with_a_newline(c4: Any) -> None:
+    assert c4.score("4453\n") == c4.score(" 4453\r\n") == -2
+    assert connect4.Position("4453\n") == connect4.Position("4453")
+
+
+def test_a_column_beyond_64_bits_is_not_shown_as_another_number(c4: Any) -> None:
+    for huge in (2**70, -(2**70), 2**64):
+        with pytest.raises(ValueError, match=r"move 2: a column of 64 bits or more is off"):
+            c4.score([3, huge])
+    with pytest.raises(ValueError, match=r"move 1: column 9 is off the board"):
+        c4.score([9])

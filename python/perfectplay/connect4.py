@@ -14,6 +14,13 @@ Answers are for the side to move, by perfect play's rule (win fastest, lose slow
 is Pons' score: a win with one's k-th stone scores ``(W * H + 1 - n) / 2``, n the stones on the
 board before it (on 7x6: 22 minus the winner's stones), a loss the negative, a draw 0.
 
+Every function takes ``book=``: ``'packaged'`` (the default) reads, on 7x6, the opening book
+that ships with perfectplay (every position of up to 6 stones) and the community's 12-ply book
+of ``bitbully-databases`` (see ``perfectplay.openings``), so that a search stops at 12 stones
+and the opening answers at once; other sizes have no packaged book. ``book=None`` searches
+without one; an ``openings.Book`` of the board's size is read instead. A book changes only
+the time, never an answer.
+
 >>> from perfectplay import connect4
 >>> connect4.score("4453")
 -2
@@ -27,7 +34,6 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay import openings
 from perfectplay._position import BasePosition, backend_functions, check_action
 from perfectplay._pure import args
 from perfectplay._pure import connect4 as rules
@@ -79,8 +85,8 @@ class Position(BasePosition[int]):
     ``connect4.Position(board)``, ``connect4.Position.empty(7, 6)``. Moves and actions are
     columns. Immutable, hashable, equal by position; ``solve()``, ``analyze()``,
     ``best_moves()`` and ``score()`` answer for the side to move (options such as
-    ``node_limit`` pass on). On 7x6 they read the packaged opening book unless given ``book=``
-    (``book=None``: none); a book changes only the time, never an answer.
+    ``node_limit`` and ``book`` pass on, as to the module's functions); a book changes only the
+    time, never an answer.
 
     >>> Position("4453").play(2).to_move
     'o'
@@ -220,24 +226,18 @@ class Position(BasePosition[int]):
             for row in range(self.rows)
         )
 
-    def _with_book(self, options: dict[str, Any]) -> dict[str, Any]:
-        """``options`` with the packaged book on its board size, unless they name a book."""
-        if "book" in options or (self.width, self.height) != openings.PACKAGED_SIZE:
-            return options
-        return {**options, "book": openings.packaged()}
-
     def _solve(self, **options: Any) -> Solution[int]:
-        return solve(self.text(), **self._with_book(options))
+        return solve(self.text(), **options)
 
     def _analyze(self, **options: Any) -> dict[int, tuple[int, int]]:
-        return analyze(self.text(), **self._with_book(options))
+        return analyze(self.text(), **options)
 
     def _best_moves(self, **options: Any) -> tuple[int, ...]:
-        return best_moves(self.text(), **self._with_book(options))
+        return best_moves(self.text(), **options)
 
     def score(self, **options: Any) -> int:
         """Pons' score for the side to move (see the module's documentation)."""
-        return score(self.text(), **self._with_book(options))
+        return score(self.text(), **options)
 
     @property
     def to_move(self) -> str | None:

@@ -3,7 +3,7 @@
 use crate::engine::driver::{self, AsGiven, Game, Player};
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::random::play;
-use crate::games::connect4::book::Book;
+use crate::games::connect4::book::{Book, Books, DeepBook};
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{self as game, Position, Shape};
 use crate::py::arrays::Boards;
@@ -13,12 +13,13 @@ use crate::py::batch::{
 };
 use crate::py::convert::{
     Names, err, int_arg, node_limit_arg, search_detached, table_mb_arg, to_analysis, to_item,
-    to_solution,
+    to_solution, type_name,
 };
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
+use std::sync::OnceLock;
 
 register_functions!(
     solve,
@@ -38,22 +39,38 @@ const NAMES: Names<fn(u8) -> u8> = Names {
     to_move: |col| col,
 };
 
-/// A checked call: the position on its board, the node limit, the table size, the book and
+/// A checked call: the position on its board, the node limit, the table size, the books and
 /// the threads.
 struct Call {
     shape: Shape,
     position: Position,
     node_limit: Option<u64>,
     table_bytes: usize,
-    book: Option<BookColumns>,
+    books: BookChoice,
     threads: usize,
 }
 
-/// The columns of a `perfectplay.openings.Book` (read-only numpy arrays), held for a call.
+/// The books a call reads: none, the packaged ones (copied once a process), or a given
+/// `perfectplay.openings.Book`.
+enum BookChoice {
+    None,
+    Packaged(&'static OwnedBooks),
+    Given(BookColumns),
+}
+
+/// The columns of a `perfectplay.openings.Book` (read-only numpy arrays), held for a call,
+/// with those of its 12-ply book when it has one.
 struct BookColumns {
     keys: Py<PyArray1<u64>>,
     scores: Py<PyArray1<i8>>,
     depth: u32,
+    deep: Option<DeepColumns>,
+}
+
+/// The columns of a `perfectplay.openings.DeepBook`.
+struct DeepColumns {
+    codes: Py<PyArray1<i32>>,
+    scores: Py<PyArray1<i8>>,
 }
 
 /// A book's arrays borrowed read-only, for as long as a search reads them.
@@ -61,33 +78,210 @@ struct BorrowedBook<'py> {
     keys: PyReadonlyArray1<'py, u64>,
     scores: PyReadonlyArray1<'py, i8>,
     depth: u32,
+    deep: Option<BorrowedDeep<'py>>,
+}
+
+/// A 12-ply book's arrays borrowed read-only.
+struct BorrowedDeep<'py> {
+    codes: PyReadonlyArray1<'py, i32>,
+    scores: PyReadonlyArray1<'py, i8>,
+}
+
+/// The packaged books, copied out of `perfectplay.openings.packaged()` (which finds, reads and
+/// checks them) at the first call that reads them, then shared by every thread.
+struct OwnedBooks {
+    keys: Vec<u64>,
+    scores: Vec<i8>,
+    depth: u32,
+    codes: Vec<i32>,
+    deep_scores: Vec<i8>,
+}
+
+static PACKAGED: OnceLock<OwnedBooks> = OnceLock::new();
+
+impl OwnedBooks {
+    fn packaged(py: Python<'_>) -> PyResult<&'static OwnedBooks> {
+        if let Some(books) = PACKAGED.get() {
+            return Ok(books);
+        }
+        let book = py
+            .import("perfectplay.openings")?
+            .call_method0("packaged")?;
+        let columns = BookColumns::of(&book)?;
+        let borrowed = columns.borrow(py)?;
+        let Some(deep) = &borrowed.deep else {
+            return Err(PyValueError::new_err(
+                "the packaged book has no 12-ply book",
+            ));
+        };
+        let owned = OwnedBooks {
+            keys: borrowed.keys.as_slice()?.to_vec(),
+            scores: borrowed.scores.as_slice()?.to_vec(),
+            depth: borrowed.depth,
+            codes: deep.codes.as_slice()?.to_vec(),
+            deep_scores: deep.scores.as_slice()?.to_vec(),
+        };
+        Ok(PACKAGED.get_or_init(|| owned))
+    }
+
+    fn books(&self) -> Books<'_> {
+        Books {
+            opening: Some(Book {
+                keys: &self.keys,
+                scores: &self.scores,
+                depth: self.depth,
+            }),
+            deep: Some(DeepBook {
+                codes: &self.codes,
+                scores: &self.deep_scores,
+            }),
+        }
+    }
+}
+
+impl BookChoice {
+    /// A given book's arrays, borrowed for a search.
+    fn borrow<'py>(&self, py: Python<'py>) -> PyResult<Option<BorrowedBook<'py>>> {
+        match self {
+            BookChoice::Given(columns) => Ok(Some(columns.borrow(py)?)),
+            BookChoice::None | BookChoice::Packaged(_) => Ok(None),
+        }
+    }
+
+    /// The books a search reads (`borrowed`: a given book's arrays).
+    fn books<'a>(&self, borrowed: Option<&'a BorrowedBook<'_>>) -> PyResult<Books<'a>> {
+        match (self, borrowed) {
+            (BookChoice::Packaged(owned), _) => Ok(owned.books()),
+            (_, Some(borrowed)) => borrowed.books(),
+            _ => Ok(Books::default()),
+        }
+    }
 }
 
 impl BookColumns {
+    /// The columns of a `perfectplay.openings.Book`.
+    fn of(book: &Bound<'_, PyAny>) -> PyResult<BookColumns> {
+        let keys = book.getattr("keys")?.cast_into::<PyArray1<u64>>()?;
+        let scores = book.getattr("scores")?.cast_into::<PyArray1<i8>>()?;
+        if keys.len()? != scores.len()? {
+            return Err(PyValueError::new_err(
+                "the book's keys and scores differ in length",
+            ));
+        }
+        let deep = book.getattr("deep")?;
+        let deep = if deep.is_none() {
+            None
+        } else {
+            let codes = deep.getattr("codes")?.cast_into::<PyArray1<i32>>()?;
+            let scores = deep.getattr("scores")?.cast_into::<PyArray1<i8>>()?;
+            if codes.len()? != scores.len()? {
+                return Err(PyValueError::new_err(
+                    "the 12-ply book's codes and scores differ in length",
+                ));
+            }
+            Some(DeepColumns {
+                codes: codes.unbind(),
+                scores: scores.unbind(),
+            })
+        };
+        Ok(BookColumns {
+            keys: keys.unbind(),
+            scores: scores.unbind(),
+            depth: book.getattr("depth")?.extract()?,
+            deep,
+        })
+    }
+
     fn borrow<'py>(&self, py: Python<'py>) -> PyResult<BorrowedBook<'py>> {
+        let deep = match &self.deep {
+            Some(deep) => Some(BorrowedDeep {
+                codes: deep.codes.bind(py).try_readonly()?,
+                scores: deep.scores.bind(py).try_readonly()?,
+            }),
+            None => None,
+        };
         Ok(BorrowedBook {
             keys: self.keys.bind(py).try_readonly()?,
             scores: self.scores.bind(py).try_readonly()?,
             depth: self.depth,
+            deep,
         })
     }
 }
 
 impl BorrowedBook<'_> {
-    fn book(&self) -> PyResult<Book<'_>> {
-        Ok(Book {
-            keys: self.keys.as_slice()?,
-            scores: self.scores.as_slice()?,
-            depth: self.depth,
+    fn books(&self) -> PyResult<Books<'_>> {
+        let deep = match &self.deep {
+            Some(deep) => Some(DeepBook {
+                codes: deep.codes.as_slice()?,
+                scores: deep.scores.as_slice()?,
+            }),
+            None => None,
+        };
+        Ok(Books {
+            opening: Some(Book {
+                keys: self.keys.as_slice()?,
+                scores: self.scores.as_slice()?,
+                depth: self.depth,
+            }),
+            deep,
         })
     }
 }
 
-/// `book=`: None, or a book of the board's size.
-fn book_arg(book: Option<&Bound<'_, PyAny>>, shape: &Shape) -> PyResult<Option<BookColumns>> {
-    let Some(book) = book.filter(|book| !book.is_none()) else {
-        return Ok(None);
+const BOOK_FORMS: &str = "book must be 'packaged', None or a perfectplay.openings.Book";
+/// `book=`'s default: the packaged books.
+const PACKAGED_NAME: &str = "packaged";
+
+/// `book=` as given: left out (the packaged books), or an object to read.
+enum BookParam<'py> {
+    Packaged,
+    Given(Bound<'py, PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for BookParam<'py> {
+    type Error = PyErr;
+
+    fn extract(book: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(BookParam::Given(book.to_owned()))
+    }
+}
+
+/// The packaged books on 7x6, none on other sizes.
+fn packaged_for(py: Python<'_>, shape: &Shape) -> PyResult<BookChoice> {
+    if (shape.width, shape.height) != (game::DEFAULT.0 as u32, game::DEFAULT.1 as u32) {
+        return Ok(BookChoice::None);
+    }
+    Ok(BookChoice::Packaged(OwnedBooks::packaged(py)?))
+}
+
+/// `book=`: `'packaged'` (the default: the packaged 7x6 book and the 12-ply book, on 7x6;
+/// nothing on other sizes), None, or a book of the board's size.
+fn book_arg(py: Python<'_>, book: &BookParam<'_>, shape: &Shape) -> PyResult<BookChoice> {
+    let book = match book {
+        BookParam::Packaged => return packaged_for(py, shape),
+        BookParam::Given(book) => book,
     };
+    if book.is_none() {
+        return Ok(BookChoice::None);
+    }
+    if let Ok(name) = book.cast::<PyString>() {
+        if name.to_cow()? != PACKAGED_NAME {
+            return Err(PyValueError::new_err(format!(
+                "{BOOK_FORMS}, not {}",
+                name.repr()?
+            )));
+        }
+        return packaged_for(py, shape);
+    }
+    for field in ["width", "height", "depth", "keys", "scores", "deep"] {
+        if !book.hasattr(field)? {
+            return Err(PyTypeError::new_err(format!(
+                "{BOOK_FORMS}, not {}",
+                type_name(book)
+            )));
+        }
+    }
     let size: (u32, u32) = (
         book.getattr("width")?.extract()?,
         book.getattr("height")?.extract()?,
@@ -98,18 +292,7 @@ fn book_arg(book: Option<&Bound<'_, PyAny>>, shape: &Shape) -> PyResult<Option<B
             size.0, size.1, shape.width, shape.height
         )));
     }
-    let keys = book.getattr("keys")?.cast_into::<PyArray1<u64>>()?;
-    let scores = book.getattr("scores")?.cast_into::<PyArray1<i8>>()?;
-    if keys.len()? != scores.len()? {
-        return Err(PyValueError::new_err(
-            "the book's keys and scores differ in length",
-        ));
-    }
-    Ok(Some(BookColumns {
-        keys: keys.unbind(),
-        scores: scores.unbind(),
-        depth: book.getattr("depth")?.extract()?,
-    }))
+    Ok(BookChoice::Given(BookColumns::of(book)?))
 }
 
 /// `width=`/`height=`: None or an int.
@@ -127,22 +310,23 @@ impl Call {
         height: Option<&Bound<'_, PyAny>>,
         node_limit: Option<&Bound<'_, PyAny>>,
         table_mb: Option<&Bound<'_, PyAny>>,
-        book: Option<&Bound<'_, PyAny>>,
+        book: &BookParam<'_>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Call> {
+        let py = position.py();
         let size = (side(width, "width")?, side(height, "height")?);
         let (shape, position) = game::parse_position(&to_item(position)?, size).map_err(err)?;
         let node_limit = node_limit_arg(node_limit)?;
         let table_bytes =
             table_mb_arg(table_mb)?.unwrap_or_else(|| search::default_table_bytes(&shape));
-        let book = book_arg(book, &shape)?;
+        let books = book_arg(py, book, &shape)?;
         let threads = threads_arg(threads)?;
         Ok(Call {
             shape,
             position,
             node_limit,
             table_bytes,
-            book,
+            books,
             threads,
         })
     }
@@ -153,12 +337,12 @@ impl Call {
         py: Python<'_>,
         work: impl FnOnce(&mut Game<Shape, Solver>, &Position) -> CoreResult<T> + Send,
     ) -> PyResult<T> {
-        // The book's arrays stay borrowed (read-only) for the whole search.
-        let borrowed = self.book.as_ref().map(|book| book.borrow(py)).transpose()?;
-        let book = borrowed.as_ref().map(BorrowedBook::book).transpose()?;
+        // A given book's arrays stay borrowed (read-only) for the whole search.
+        let borrowed = self.books.borrow(py)?;
+        let books = self.books.books(borrowed.as_ref())?;
         search_detached(py, self.node_limit, |budget| {
             search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
-                let mut solver = Solver::new(&self.shape, tables, budget, book, self.threads);
+                let mut solver = Solver::new(&self.shape, tables, budget, books, self.threads);
                 let mut game = Game {
                     rules: &self.shape,
                     answers: &mut solver,
@@ -178,16 +362,20 @@ impl Call {
 }
 
 /// A function of one position, `(position, *, width=None, height=None, node_limit=None,
-/// table_mb=None, book=None, threads=None)`: the arguments are checked into `$call`, then
-/// `$body` answers.
+/// table_mb=None, book='packaged', threads=None)`: the arguments are checked into `$call`,
+/// then `$body` answers.
 macro_rules! position_function {
     ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
         $(#[$doc])*
         #[pyfunction]
-        #[pyo3(signature = (
-            position, *, width=None, height=None, node_limit=None, table_mb=None, book=None,
-            threads=None
-        ))]
+        #[pyo3(
+            signature = (
+                position, *, width=None, height=None, node_limit=None, table_mb=None,
+                book=BookParam::Packaged, threads=None
+            ),
+            text_signature = "(position, *, width=None, height=None, node_limit=None, \
+                              table_mb=None, book='packaged', threads=None)"
+        )]
         #[allow(clippy::too_many_arguments)]
         fn $name<'py>(
             $py: Python<'py>,
@@ -196,10 +384,10 @@ macro_rules! position_function {
             height: Option<&Bound<'py, PyAny>>,
             node_limit: Option<&Bound<'py, PyAny>>,
             table_mb: Option<&Bound<'py, PyAny>>,
-            book: Option<&Bound<'py, PyAny>>,
+            book: BookParam<'py>,
             threads: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<$answer> {
-            let $call = Call::new(position, width, height, node_limit, table_mb, book, threads)?;
+            let $call = Call::new(position, width, height, node_limit, table_mb, &book, threads)?;
             $body
         }
     };
@@ -252,10 +440,14 @@ position_function! {
 /// Pons' score of the position (see the module's documentation); ``weak=True`` only its sign,
 /// as his solver's ``-w`` gives it (a win at once keeps its exact score).
 #[pyfunction]
-#[pyo3(signature = (
-    position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None, book=None,
-    threads=None
-))]
+#[pyo3(
+    signature = (
+        position, *, weak=false, width=None, height=None, node_limit=None, table_mb=None,
+        book=BookParam::Packaged, threads=None
+    ),
+    text_signature = "(position, *, weak=False, width=None, height=None, node_limit=None, \
+                      table_mb=None, book='packaged', threads=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn score(
     py: Python<'_>,
@@ -265,10 +457,12 @@ fn score(
     height: Option<&Bound<'_, PyAny>>,
     node_limit: Option<&Bound<'_, PyAny>>,
     table_mb: Option<&Bound<'_, PyAny>>,
-    book: Option<&Bound<'_, PyAny>>,
+    book: BookParam<'_>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<i32> {
-    let call = Call::new(position, width, height, node_limit, table_mb, book, threads)?;
+    let call = Call::new(
+        position, width, height, node_limit, table_mb, &book, threads,
+    )?;
     pons_of(py, &call, weak)
 }
 
@@ -312,7 +506,15 @@ fn clear_tables() {
 /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
 /// `best_move`, `best_mask` and the move columns are columns.
 #[pyfunction]
-#[pyo3(signature = (positions, *, width=None, height=None, moves=false, threads=None, node_limit=None, table_mb=None, book=None, errors=None, progress=false))]
+#[pyo3(
+    signature = (
+        positions, *, width=None, height=None, moves=false, threads=None, node_limit=None,
+        table_mb=None, book=BookParam::Packaged, errors=None, progress=false
+    ),
+    text_signature = "(positions, *, width=None, height=None, moves=False, threads=None, \
+                      node_limit=None, table_mb=None, book='packaged', errors=None, \
+                      progress=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn batch_solve<'py>(
     py: Python<'py>,
@@ -323,7 +525,7 @@ fn batch_solve<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     node_limit: Option<&Bound<'py, PyAny>>,
     table_mb: Option<&Bound<'py, PyAny>>,
-    book: Option<&Bound<'py, PyAny>>,
+    book: BookParam<'py>,
     errors: Option<&Bound<'py, PyAny>>,
     progress: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -342,9 +544,9 @@ fn batch_solve<'py>(
         .map_err(err)?,
     };
     let table_bytes = table_mb.unwrap_or_else(|| search::default_table_bytes(&shape));
-    let book = book_arg(book, &shape)?;
-    let borrowed = book.as_ref().map(|book| book.borrow(py)).transpose()?;
-    let book = borrowed.as_ref().map(BorrowedBook::book).transpose()?;
+    let choice = book_arg(py, &book, &shape)?;
+    let borrowed = choice.borrow(py)?;
+    let books = choice.books(borrowed.as_ref())?;
     let what = format!("connect4 {}x{}", shape.width, shape.height);
     let cells = shape.cells;
     solve_batch(
@@ -359,7 +561,7 @@ fn batch_solve<'py>(
         &what,
         || Ok(Tables::new(&shape, table_bytes)?),
         |tables, position, budget| {
-            let mut solver = Solver::new(&shape, tables, budget, book, 1);
+            let mut solver = Solver::new(&shape, tables, budget, books, 1);
             let mut game = Game {
                 rules: &shape,
                 answers: &mut solver,

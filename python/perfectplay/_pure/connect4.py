@@ -92,6 +92,15 @@ class Shape:
     def cells_left(self, position: Position) -> int:
         return self.cells - position[2]
 
+    def wins_now(self, position: Position) -> bool:
+        """Can the side to move complete four with its next stone?"""
+        current, landing = position[0], self.landing(position)
+        return any(
+            self.has_four(current | (landing & self.column(col)))
+            for col in range(self.width)
+            if landing & self.column(col)
+        )
+
     def key(self, position: Position) -> int:
         return position[0] + position[1] + self.bottom
 
@@ -109,6 +118,10 @@ class Shape:
         return min(key, self.mirrored(key))
 
 
+# The column an int beyond 64 bits is read as (both backends).
+HUGE_COLUMN = -(2**63)
+
+
 def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Position:
     """Plays columns (0-based) from the empty board; a bad move is a ValueError naming it."""
     position: Position = (0, 0, 0)
@@ -118,8 +131,9 @@ def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Po
         if over:
             raise ValueError(f"{where}: the game is over (four in a row) before move {index + 1}")
         if not 0 <= col < shape.width:
+            shown_col = "a column of 64 bits or more" if col == HUGE_COLUMN else f"column {col}"
             raise ValueError(
-                f"{where}: column {col} is off the board (columns are 0..{shape.width - 1} here)"
+                f"{where}: {shown_col} is off the board (columns are 0..{shape.width - 1} here)"
             )
         if not shape.landing(position) & shape.column(col):
             raise ValueError(f"{where}: column {col} is full")
@@ -134,9 +148,8 @@ def _describe(char: str) -> str:
 
 
 def _is_move_text(text: str) -> bool:
-    return not any(c in text for c in "/\n\r") and all(
-        c in "0123456789" for c in text.strip(" \t\n\r\x0b\x0c")
-    )
+    """Digits only, once the ASCII whitespace around them is dropped (``"4453\\n"`` too)."""
+    return all(c in "0123456789" for c in text.strip(" \t\n\r\x0b\x0c"))
 
 
 def _default_shape(size: tuple[int | None, int | None]) -> Shape:
@@ -161,7 +174,10 @@ def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Posit
         return shape, _play_columns(shape, [int(c) - 1 for c in text], text)
     if isinstance(item, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in item):
         shape = _default_shape(size)
-        columns = [min(cast(int, i), 2**63 - 1) for i in item]
+        # As the core reads them: an int beyond 64 bits is one column no board has.
+        columns = [
+            cast(int, i) if -(2**63) <= cast(int, i) < 2**63 else HUGE_COLUMN for i in item
+        ]
         return shape, _play_columns(shape, columns, None)
     if isinstance(item, list) and any(isinstance(i, bool) for i in item):
         raise TypeError("a column must be an int, not bool")
@@ -292,8 +308,14 @@ class _Search:
         known = self.memo.get(key)
         if known is not None:
             return known
-        if self.book is not None and position[2] <= self.book.depth:
-            pons = self.book.get(self.shape.book_key(position))
+        if self.book is not None:
+            pons = (
+                self.book.get(self.shape.book_key(position))
+                if position[2] <= self.book.depth
+                else None
+                if self.book.deep is None
+                else self.book.deep.get(position)
+            )
             if pons is not None:
                 return engine_of(pons, position[2], self.shape.cells)
         self.nodes += 1
@@ -339,10 +361,27 @@ def engine_of(pons: int, moves: int, cells: int) -> int:
     return (1 if pons > 0 else -1) * (cells - before)
 
 
+PACKAGED = "packaged"
+_BOOK_FORMS = "book must be 'packaged', None or a perfectplay.openings.Book"
+_BOOK_FIELDS = ("width", "height", "depth", "keys", "scores", "deep")
+
+
 def _book_arg(book: Any, shape: Shape) -> Any:
-    """``book=``: None, or a book of the board's size."""
+    """``book=``: ``'packaged'`` (the packaged 7x6 book and the 12-ply book, on 7x6; nothing on
+    other sizes), None, or a book of the board's size."""
     if book is None:
         return None
+    if isinstance(book, str):
+        if book != PACKAGED:
+            raise ValueError(f"{_BOOK_FORMS}, not {book!r}")
+        if (shape.width, shape.height) != DEFAULT:
+            return None
+        # Imported here: the books' module reads this module's rules.
+        from perfectplay import openings
+
+        return openings.packaged()
+    if not all(hasattr(book, field) for field in _BOOK_FIELDS):
+        raise TypeError(f"{_BOOK_FORMS}, not {type(book).__name__}")
     size = (book.width, book.height)
     if size != (shape.width, shape.height):
         raise ValueError(
@@ -384,7 +423,7 @@ def solve(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     threads: Any = None,
 ) -> Solution[int]:
     """The position solved for the side to move; moves are columns."""
@@ -399,7 +438,7 @@ def analyze(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     threads: Any = None,
 ) -> dict[int, tuple[int, int]]:
     """{column: (value for the player making it, plies from now with it)} for every move."""
@@ -414,7 +453,7 @@ def best_move(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     threads: Any = None,
 ) -> int | None:
     """The first best column, or None once the game is over."""
@@ -429,7 +468,7 @@ def best_moves(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     threads: Any = None,
 ) -> tuple[int, ...]:
     """Every best column, ascending (none once the game is over): ``solve``'s best moves
@@ -445,7 +484,7 @@ def value(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     threads: Any = None,
 ) -> int:
     """+1 the side to move wins, 0 draw, -1 it loses."""
@@ -461,7 +500,7 @@ def score(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     threads: Any = None,
 ) -> int:
     """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
@@ -505,7 +544,7 @@ def batch_solve(
     threads: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = None,
+    book: Any = PACKAGED,
     errors: str | None = None,
     progress: bool = False,
 ) -> BatchSolution:

@@ -1,6 +1,9 @@
-//! An opening book: Pons' score of every position with at most `depth` stones, built and checked
-//! by `perfectplay.openings` (Python), read here as two sorted columns. A position and its
-//! mirror image share one entry, under the smaller of their keys.
+//! Opening books a search stops at. A book of perfectplay's own (`Book`): Pons' score of every
+//! position with at most `depth` stones, built and checked by `perfectplay.openings` (Python),
+//! read here as two sorted columns; a position and its mirror image share one entry, under the
+//! smaller of their keys. The community's 12-ply book of 7x6 (`DeepBook`, from
+//! `bitbully-databases`): Pons' score of every position of exactly 12 stones where nobody has
+//! won and the side to move cannot win at once, a mirror image once, under its own keys.
 
 use crate::games::connect4::{Position, Shape};
 
@@ -20,17 +23,159 @@ impl Book<'_> {
             return None;
         }
         let key = p.key(shape);
-        let key = key.min(mirrored(shape, key));
+        let key = key.min(shape.mirrored_key(key));
         let at = self.keys.binary_search(&key).ok()?;
         self.scores.get(at).map(|&score| i32::from(score))
     }
 }
 
-/// A key with its columns in reverse order (a key is column by column: see `mod.rs`).
-pub fn mirrored(shape: &Shape, key: u64) -> u64 {
-    let column = (1u64 << shape.stride) - 1;
-    (0..shape.width).fold(0, |out, col| {
-        let bits = (key >> (col * shape.stride)) & column;
-        out | bits << ((shape.width - 1 - col) * shape.stride)
-    })
+/// The stones of every position of the 12-ply book.
+pub const DEEP_STONES: u32 = 12;
+
+/// The 12-ply book's columns, borrowed: keys (`codes`) in increasing order, Pons' scores.
+#[derive(Clone, Copy)]
+pub struct DeepBook<'a> {
+    pub codes: &'a [i32],
+    pub scores: &'a [i8],
+}
+
+impl DeepBook<'_> {
+    /// The book's score of a 7x6 position of 12 stones, if it holds it or its mirror image.
+    #[inline]
+    pub fn score(&self, p: &Position) -> Option<i32> {
+        // 12 stones: the side to move is the first player.
+        [false, true].into_iter().find_map(|mirrored| {
+            let at = self
+                .codes
+                .binary_search(&deep_code(p.current, p.mask, mirrored))
+                .ok()?;
+            self.scores.get(at).map(|&score| i32::from(score))
+        })
+    }
+}
+
+/// The 12-ply book's key of a 7x6 position of 12 stones whose first player holds `first`
+/// (of its mirror image with `mirrored`): column by column, each bottom up, a first player's
+/// stone `10`, a second player's `11`, `0` closing the column, one more `0` at the end, read
+/// as a signed 32-bit number (2 * 12 + 7 + 1 = 32 bits).
+#[inline]
+pub fn deep_code(first: u64, mask: u64, mirrored: bool) -> i32 {
+    let mut code = 0u64;
+    for index in 0..7 {
+        let col = if mirrored { 6 - index } else { index };
+        let (stones, firsts) = ((mask >> (7 * col)) & 0x3f, (first >> (7 * col)) & 0x3f);
+        for row in 0..stones.count_ones() {
+            code = code << 2 | if firsts >> row & 1 == 1 { 0b10 } else { 0b11 };
+        }
+        code <<= 1;
+    }
+    (code << 1) as u32 as i32
+}
+
+/// The books a search reads: its own, the 12-ply one, both or neither.
+#[derive(Clone, Copy, Default)]
+pub struct Books<'a> {
+    pub opening: Option<Book<'a>>,
+    pub deep: Option<DeepBook<'a>>,
+}
+
+impl Books<'_> {
+    /// Does a search of `p` stop at the 12-ply book (fewer stones than it)?
+    #[inline]
+    pub fn below(&self, p: &Position) -> bool {
+        self.deep.is_some() && p.moves < DEEP_STONES
+    }
+
+    /// A book's score of `p` (a game still going on), if one holds it. A score the stones do
+    /// not allow (an altered book) is no answer: the search answers instead.
+    #[inline(always)]
+    pub fn score(&self, shape: &Shape, p: &Position) -> Option<i32> {
+        let score = match (self.opening, self.deep) {
+            (Some(book), _) if p.moves <= book.depth => book.score(shape, p),
+            (_, Some(deep)) if p.moves == DEEP_STONES => deep.score(p),
+            _ => None,
+        }?;
+        let (cells, moves) = (shape.cells as i32, p.moves as i32);
+        // A win at once scores the most there is; otherwise the side to move wins at best
+        // with its next stone but one, and loses at worst to the opponent's next stone.
+        let top = (cells + 1 - moves) / 2;
+        let allowed = if p.wins_somewhere(shape) {
+            top..=top
+        } else {
+            -(cells - moves) / 2..=top - 1
+        };
+        allowed.contains(&score).then_some(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::{columns_of_text, from_cells, play_columns};
+
+    #[test]
+    fn deep_codes_follow_the_books_format() {
+        // The example of bitbully-databases' documentation (the first player wins in 29
+        // moves), drawn top row first.
+        let shape = Shape::new(7, 6).unwrap();
+        let rows = [
+            [0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 1, 0, 0, 0],
+            [0, 1, 0, 2, 0, 0, 0],
+            [0, 2, 0, 1, 0, 2, 0],
+            [0, 1, 0, 2, 0, 1, 0],
+            [0, 2, 0, 1, 0, 2, 0],
+        ];
+        let p = from_cells(&shape, rows.as_flattened()).unwrap();
+        let bits = [
+            "0",
+            "111011100",
+            "0",
+            "10111011100",
+            "0",
+            "1110110",
+            "0",
+            "0",
+        ]
+        .concat();
+        let expected = u32::from_str_radix(&bits, 2).unwrap() as i32;
+        assert_eq!(deep_code(p.current, p.mask, false), expected);
+        // The mirror image's key is the key of the board with its columns reversed.
+        let mirrored: Vec<u8> = rows
+            .iter()
+            .flat_map(|row| row.iter().rev().copied())
+            .collect();
+        let image = from_cells(&shape, &mirrored).unwrap();
+        assert_eq!(
+            deep_code(p.current, p.mask, true),
+            deep_code(image.current, image.mask, false)
+        );
+    }
+
+    #[test]
+    fn a_score_the_stones_do_not_allow_is_no_answer() {
+        let shape = Shape::new(4, 4).unwrap();
+        let p = play_columns(&shape, columns_of_text("1111").unwrap(), false).unwrap();
+        let key = p.key(&shape).min(shape.mirrored_key(p.key(&shape)));
+        for (score, answer) in [
+            (0, Some(0)),
+            (5, Some(5)),
+            (6, None),
+            (127, None),
+            (-6, Some(-6)),
+            (-7, None),
+        ] {
+            let (keys, scores) = ([key], [score]);
+            let book = Book {
+                keys: &keys,
+                scores: &scores,
+                depth: 4,
+            };
+            let books = Books {
+                opening: Some(book),
+                deep: None,
+            };
+            assert_eq!(books.score(&shape, &p), answer, "{score}");
+        }
+    }
 }

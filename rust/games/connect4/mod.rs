@@ -248,6 +248,9 @@ pub struct BadMove {
     pub why: String,
 }
 
+/// The column an int beyond 64 bits is read as (the twin reads it so too).
+pub const HUGE_COLUMN: i64 = i64::MIN;
+
 /// Plays `columns` (0-based) from the empty board. A column off the board, a full column or a
 /// move after the game ended is a [`BadMove`]; so is a move completing four when `last_wins`
 /// is false (Pons' solver refuses such a line).
@@ -267,8 +270,13 @@ pub fn play_columns(
             ));
         }
         if !(0..i64::from(shape.width)).contains(&col) {
+            let shown = if col == HUGE_COLUMN {
+                "a column of 64 bits or more".to_owned()
+            } else {
+                format!("column {col}")
+            };
             return bad(format!(
-                "column {col} is off the board (columns are 0..{} here)",
+                "{shown} is off the board (columns are 0..{} here)",
                 shape.width - 1
             ));
         }
@@ -479,14 +487,12 @@ fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
 /// The default board: 7 columns, 6 rows.
 pub const DEFAULT: (i128, i128) = (7, 6);
 
-/// Is `text` a move string (digits only, ASCII whitespace around allowed) rather than a board
-/// drawn as rows?
+/// Is `text` a move string (digits only, once the ASCII whitespace around them is dropped:
+/// `"4453\n"` too) rather than a board drawn as rows?
 fn is_move_text(text: &str) -> bool {
-    !text.contains(['/', '\n', '\r'])
-        && text
-            .trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
-            .chars()
-            .all(|c| c.is_ascii_digit())
+    text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
+        .chars()
+        .all(|c| c.is_ascii_digit())
 }
 
 /// Reads a position: a move string in Pons' notation (columns from 1, `"4453"`; `""` is the
@@ -532,7 +538,7 @@ pub fn parse_position(
                 .iter()
                 .map(|item| match item {
                     Item::Int(col) => *col,
-                    _ => i64::MAX,
+                    _ => HUGE_COLUMN,
                 })
                 .collect();
             moves(shape, columns, None)

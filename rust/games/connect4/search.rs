@@ -33,7 +33,7 @@ use crate::engine::error::Error;
 use crate::engine::memory::{HugeBuffer, OutOfMemory};
 use crate::engine::pool;
 use crate::engine::score::{self, Score};
-use crate::games::connect4::book::Book;
+use crate::games::connect4::book::Books;
 use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
 use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -48,6 +48,10 @@ const SMALL_FROM: i32 = 5;
 const MIRROR_FROM: i32 = 20;
 /// A search on several threads splits positions with at least this many moves left.
 const PARALLEL_FROM: i32 = 28;
+/// The nodes a search of such a position first tries on its own thread (about a millisecond):
+/// many need no more once the table holds what earlier searches learnt, and starting the
+/// threads costs about as much.
+const ALONE_NODES: u64 = 1 << 15;
 /// The threads of a parallel search mark the positions with at least this many moves left
 /// that they are searching.
 const BUSY_FROM: i32 = 16;
@@ -146,7 +150,7 @@ pub struct Solver<'a, 'b> {
     main: &'a MainTable,
     small: &'a mut SmallTable,
     budget: &'a mut Budget<'b>,
-    book: Option<Book<'a>>,
+    books: Books<'a>,
     /// Threads a search of a position with [`PARALLEL_FROM`] moves left or more runs on.
     threads: usize,
     /// The marks shared by the threads of the parallel search this solver is one thread of.
@@ -165,11 +169,11 @@ impl<'a, 'b> Solver<'a, 'b> {
         shape: &'a Shape,
         tables: &'a mut Tables,
         budget: &'a mut Budget<'b>,
-        book: Option<Book<'a>>,
+        books: Books<'a>,
         threads: usize,
     ) -> Self {
         tables.main.new_search();
-        let mut solver = Self::one_thread(shape, &tables.main, &mut tables.small, budget, book);
+        let mut solver = Self::one_thread(shape, &tables.main, &mut tables.small, budget, books);
         solver.threads = threads.max(1);
         solver
     }
@@ -180,7 +184,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         main: &'a MainTable,
         small: &'a mut SmallTable,
         budget: &'a mut Budget<'b>,
-        book: Option<Book<'a>>,
+        books: Books<'a>,
     ) -> Self {
         let width = shape.width as usize;
         // Centre first, then outwards, the left column of two as central first (on the stack:
@@ -198,7 +202,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             main,
             small,
             budget,
-            book,
+            books,
             threads: 1,
             busy: None,
             columns,
@@ -368,9 +372,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// Searches a child: near the end by the lean search, else by the main one.
     #[inline(always)]
     fn child(&mut self, child: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
-        if let Some(book) = self.book
-            && let Some(score) = book.score(self.shape, child)
-        {
+        if let Some(score) = self.books.score(self.shape, child) {
             return Ok(score);
         }
         if self.cells - child.moves as i32 <= LAST_MOVES {
@@ -515,10 +517,48 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// (alpha, beta).
     fn search(&mut self, p: &Position, alpha: i32, beta: i32) -> Searched {
         let slot = self.slot(p);
-        if self.threads > 1 && self.cells - p.moves as i32 >= PARALLEL_FROM {
+        // Threads pay where the search is long: not above a book it stops at.
+        if self.threads > 1 && self.cells - p.moves as i32 >= PARALLEL_FROM && !self.books.below(p)
+        {
+            // What a book or the table already settles needs no threads (starting them costs
+            // about a millisecond).
+            if let Some(score) = self.books.score(self.shape, p) {
+                return Ok(score);
+            }
+            if let Some(known) = self.main.get(slot.mixed) {
+                if known.lower >= beta || known.lower == known.upper {
+                    return Ok(known.lower);
+                }
+                if known.upper <= alpha {
+                    return Ok(known.upper);
+                }
+            }
+            if let Some(answer) = self.alone(p, slot, alpha, beta) {
+                return answer;
+            }
             return self.parallel(p, slot, alpha, beta);
         }
         self.child(p, slot, alpha, beta)
+    }
+
+    /// The search of `p` on this thread alone, within [`ALONE_NODES`] nodes; None when it
+    /// needs more (what it learnt stays in the table for the threads).
+    fn alone(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Option<Searched> {
+        let remaining = self.budget.remaining();
+        let limit = remaining.map_or(ALONE_NODES, |left| left.min(ALONE_NODES));
+        let (shape, main, books) = (self.shape, self.main, self.books);
+        let budget = &mut *self.budget;
+        let mut poll = || budget.poll_now();
+        let mut local = Budget::new(Some(limit), &mut poll);
+        let answer = Solver::one_thread(shape, main, &mut *self.small, &mut local, books)
+            .child(p, slot, alpha, beta);
+        let nodes = local.nodes();
+        self.budget.count(nodes);
+        match answer {
+            Err(Stop::NodeLimit(_)) if remaining.is_none_or(|left| left > ALONE_NODES) => None,
+            Err(Stop::NodeLimit(_)) => Some(Err(self.budget.node_limit())),
+            answer => Some(answer),
+        }
     }
 
     /// [`Solver::search`] on `self.threads` threads of the one worker pool: each searches the
@@ -535,7 +575,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let Ok(busy) = Busy::new() else {
             return self.child(p, slot, alpha, beta);
         };
-        let (shape, main, book) = (self.shape, self.main, self.book);
+        let (shape, main, books) = (self.shape, self.main, self.books);
         let limit = self.budget.remaining();
         let answered = AtomicBool::new(false);
         let budget = &mut *self.budget;
@@ -554,7 +594,7 @@ impl<'a, 'b> Solver<'a, 'b> {
                 let mut poll = || answered.load(Relaxed) || poll();
                 let mut budget = Budget::new(limit, &mut poll);
                 let mut solver =
-                    Solver::one_thread(shape, main, &mut worker.small, &mut budget, book);
+                    Solver::one_thread(shape, main, &mut worker.small, &mut budget, books);
                 solver.busy = Some(&busy);
                 let answer = solver.child(p, slot, alpha, beta);
                 if answer.is_ok() {
@@ -779,7 +819,8 @@ mod tests {
         let position = play_columns(shape, columns_of_text(text).unwrap(), false).unwrap();
         let mut tables = Tables::new(shape, 1 << 20).unwrap();
         unlimited(|budget| {
-            Solver::new(shape, &mut tables, budget, None, 1).pons_score(&position, false)
+            Solver::new(shape, &mut tables, budget, Books::default(), 1)
+                .pons_score(&position, false)
         })
         .unwrap()
     }
@@ -825,7 +866,7 @@ mod tests {
                 let position = play_columns(&shape, columns_of_text(&text).unwrap(), false);
                 let position = position.unwrap();
                 searched.push(unlimited(|budget| {
-                    let mut solver = Solver::new(&shape, &mut tables, budget, None, 1);
+                    let mut solver = Solver::new(&shape, &mut tables, budget, Books::default(), 1);
                     let score = solver.pons_score(&position, false);
                     (score, budget.nodes())
                 }));
@@ -867,7 +908,7 @@ mod tests {
                 let mut tables = Tables::new(&shape, 1 << 16).unwrap();
                 let fast = unlimited(|budget| {
                     exact_of(
-                        &mut Solver::new(&shape, &mut tables, budget, None, 1),
+                        &mut Solver::new(&shape, &mut tables, budget, Books::default(), 1),
                         &position,
                     )
                 })

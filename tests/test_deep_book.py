@@ -1,0 +1,204 @@
+"""The community's 12-ply 7x6 book (bitbully-databases), read by default: its documented
+examples, answers unchanged by it on both backends, the twin and the core alike with it, its
+entries re-solved by the search alone, and a damaged, truncated, missing or altered file
+refused with the fix named."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from perfectplay import SearchLimitExceeded, openings
+from perfectplay._backend import implementation
+from perfectplay._pure.connect4 import Shape
+from tests_support import perfectplay_command
+
+RUST = implementation("connect4", "rust")
+PYTHON = implementation("connect4", "python")
+SEVEN_BY_SIX = Shape(7, 6)
+
+
+def random_line(rng: random.Random, stones: int) -> str | None:
+    """A move string of ``stones`` uniformly random moves, the game still going on after it;
+    None when it ended on the way."""
+    position = (0, 0, 0)
+    line = ""
+    for _ in range(stones):
+        moves = SEVEN_BY_SIX.moves(position)
+        if not moves:
+            return None
+        column = rng.choice(moves)
+        position = SEVEN_BY_SIX.play(position, column)
+        line += str(column + 1)
+    return line if SEVEN_BY_SIX.moves(position) else None
+
+
+def random_lines(seed: int, stones: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    lines: list[str] = []
+    while len(lines) < count:
+        line = random_line(rng, stones)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+@pytest.mark.both_backends
+def test_the_books_documented_examples() -> None:
+    """bitbully-databases' own examples (its documentation, drawn top row first): 71, the
+    first player wins in 29 moves (with the 41st stone: Pons' score 1); 73, wins in 27 (the
+    39th: 2); -88, loses in 12 (to the 24th stone, the second player's 12th: -10)."""
+    deep = openings.deep()
+    assert len(deep) == 4_200_899 and deep.stones == 12
+    examples = [
+        ("......./...x.../.x.o.../.o.x.o./.x.o.x./.o.x.o.", 1),
+        ("......./......./.x...../.oo.x../.ox.o../xxoxo..", 2),
+        ("......./......./..xx.../..oo.../.xox.../.xxo.oo", -10),
+    ]
+    for board, pons in examples:
+        assert RUST.score(board) == pons
+        assert RUST.score(board, book=None) == pons
+        assert PYTHON.score(board) == pons
+        # No node searched: answered from the book.
+        assert RUST.score(board, node_limit=1) == pons
+        assert RUST.value(board, node_limit=1) == (pons > 0) - (pons < 0)
+
+
+def test_distances_map_onto_pons_scores_and_impossible_ones_are_refused() -> None:
+    values = np.array([0, 71, 97, 99, 72, -70, -98, -71, 1, -1, 127, -128], dtype=np.int32)
+    scores = openings.deep_scores(values).tolist()
+    impossible = openings._IMPOSSIBLE
+    # 71: the 41st stone, the first player's 21st: 22 - 21 = 1. -70: the 42nd, -1.
+    assert scores == [0, 1, 14, impossible, impossible, -1, -15] + [impossible] * 5
+
+
+@pytest.mark.compiled
+def test_answers_do_not_change_with_the_books() -> None:
+    """Random positions from 7 stones on (searched down to the 12-ply book, answered by it,
+    or searched past it), with and without the books, on the core: equal wherever the
+    book-free search is cheap enough to compare (a node limit). Shallower positions are the
+    packaged book's, whose scores were solved this way when it was built and are checked by
+    the rules on every load."""
+    compared = dict.fromkeys(range(7, 17), 0)
+    for stones in compared:
+        for line in random_lines(stones, stones, 4):
+            try:
+                plain = RUST.score(line, book=None, node_limit=20_000_000, threads=1)
+            except SearchLimitExceeded:
+                continue
+            assert RUST.score(line) == plain, line
+            if stones >= 10:
+                assert RUST.analyze(line) == RUST.analyze(line, book=None, threads=1), line
+            compared[stones] += 1
+    assert all(compared.values()), compared
+
+
+@pytest.mark.both_backends
+def test_the_twin_reads_the_same_book_and_agrees_with_the_core() -> None:
+    """Around the book's depth, where the twin's plain search is short: the same answers
+    (not ``solve``, whose line the twin would search to the end of the game)."""
+    for stones in (10, 11):
+        for line in random_lines(100 + stones, stones, 4):
+            assert PYTHON.analyze(line) == RUST.analyze(line), line
+            assert PYTHON.best_moves(line) == RUST.best_moves(line), line
+            assert PYTHON.score(line) == RUST.score(line), line
+    for line in random_lines(112, 12, 40):  # held by the book: its moves' are not
+        assert PYTHON.score(line) == RUST.score(line), line
+        assert PYTHON.value(line) == RUST.value(line), line
+
+
+@pytest.mark.both_backends
+def test_a_batch_reads_the_books_by_default() -> None:
+    lines = random_lines(7, 12, 40) + random_lines(8, 11, 10)
+    booked = RUST.batch_solve(lines, moves=True)
+    plain = RUST.batch_solve(lines, moves=True, book=None)
+    for name, column in plain.to_dict().items():
+        if name != "nodes":
+            assert np.array_equal(column, booked.to_dict()[name]), name
+    assert booked.nodes.sum() < plain.nodes.sum()
+    # 11 stones: every move's answer is in the book.
+    twin = PYTHON.batch_solve(lines[40:], moves=True)
+    assert np.array_equal(twin.value, booked.value[40:])
+    assert np.array_equal(twin.move_plies, booked.move_plies[40:])
+
+
+@pytest.mark.compiled
+def test_entries_re_solved_by_the_search_alone() -> None:
+    """A few hundred entries of the book, drawn at random, against the search without it."""
+    openings.deep().verify(300, seed=2026)
+
+
+@pytest.mark.compiled
+def test_a_wrong_entry_is_caught_by_verify() -> None:
+    deep = openings.deep()
+    scores = deep.scores.copy()
+    chosen = np.random.default_rng(5).choice(len(deep), size=3, replace=False)
+    scores[chosen[1]] = 0 if scores[chosen[1]] else 3
+    altered = openings.DeepBook(deep.codes.copy(), scores, "altered")
+    with pytest.raises(ValueError, match=r"altered: entry [\d,]+ \(.*\) scores -?\d+, the book"):
+        # verify draws the same entries for the same seed
+        altered.verify(3, seed=5)
+
+
+@pytest.fixture(scope="module")
+def copy_of_the_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = openings.deep_path()
+    assert source is not None
+    path = tmp_path_factory.mktemp("deep") / "book_12ply_distances.dat"
+    shutil.copyfile(source, path)
+    return path
+
+
+def test_a_damaged_truncated_or_missing_file_is_refused_with_the_fix(
+    copy_of_the_book: Path, tmp_path: Path
+) -> None:
+    assert len(openings.load_deep(copy_of_the_book)) == 4_200_899
+    data = bytearray(copy_of_the_book.read_bytes())
+    flipped = tmp_path / "flipped.dat"
+    data[5 * 1_000_000 + 4] ^= 0x01  # one entry's distance byte
+    flipped.write_bytes(bytes(data))
+    fix = r"pip install --force-reinstall bitbully-databases==0\.0\.2"
+    with pytest.raises(
+        ValueError, match=rf"flipped\.dat is not bitbully-databases 0\.0\.2's: .*{fix}"
+    ):
+        openings.load_deep(flipped)
+    truncated = tmp_path / "truncated.dat"
+    truncated.write_bytes(bytes(data[:-5]))
+    with pytest.raises(ValueError, match=rf"is 21,004,490 bytes, not 21,004,495: .*{fix}"):
+        openings.load_deep(truncated)
+    longer = tmp_path / "longer.dat"
+    longer.write_bytes(bytes(data) + b"\0")
+    with pytest.raises(ValueError, match="bytes or more"):
+        openings.load_deep(longer)
+    with pytest.raises(FileNotFoundError, match=rf"missing\.dat is missing: .*{fix}"):
+        openings.load_deep(tmp_path / "missing.dat")
+    with pytest.raises(ValueError, match="a directory"):
+        openings.load_deep(tmp_path)
+
+
+def test_book_arguments_are_checked_alike(c4: Any) -> None:
+    for bad, kind, message in [
+        ("x", ValueError, "book must be 'packaged', None or a perfectplay.openings.Book, not 'x'"),
+        (5, TypeError, "book must be 'packaged', None or a perfectplay.openings.Book, not int"),
+        (b"packaged", TypeError, "not bytes"),
+    ]:
+        with pytest.raises(kind, match=message):
+            c4.score("4453", book=bad)
+        with pytest.raises(kind, match=message):
+            c4.batch_solve(["4453"], book=bad)
+    # Other sizes have no packaged book: the default and 'packaged' search.
+    small = {"width": 4, "height": 4}
+    assert c4.score("1234", **small) == c4.score("1234", **small, book="packaged")
+
+
+@pytest.mark.compiled
+def test_the_command_line_verifies_the_packaged_books() -> None:
+    checked = perfectplay_command("openings", "verify", "--sample", "20", "--seed", "3")
+    assert checked.returncode == 0, checked.stderr
+    assert "the 12-ply book, 4,200,899 positions" in checked.stdout
+    assert "20 re-solved (seed 3)" in checked.stdout
