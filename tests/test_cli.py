@@ -264,3 +264,53 @@ def test_a_forgotten_double_dash_gets_a_hint() -> None:
     assert result.returncode == 2
     assert "the program under test goes after --" in result.stderr
     assert "perfectplay stress alpha -- python3 solution.py" in result.stderr
+
+
+def bytes_command(*args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "perfectplay", *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+def test_connect4_answers_the_empty_board_from_the_books() -> None:
+    # Pons' solver prints the empty line as " 1"; without the books this took minutes.
+    result = run("connect4", "\n")
+    assert (result.returncode, result.stdout, result.stderr) == (0, " 1\n", "")
+
+
+def test_connect4_reports_an_undecodable_line_and_answers_the_next() -> None:
+    result = bytes_command("connect4", stdin=b"44\xff53\n4453\n")
+    assert result.stdout == b"4453 -2\n"
+    assert b"line 1: input is not UTF-8 text (byte 3)" in result.stderr
+    assert result.returncode == 1 and b"Traceback" not in result.stderr
+
+
+def test_a_byte_order_mark_before_the_first_line_is_dropped() -> None:
+    result = bytes_command("connect4", stdin=b"\xef\xbb\xbf4453\n44\n")
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"4453 -2\n44 1\n", b"")
+
+
+def test_a_device_is_no_file_of_cases() -> None:
+    result = bytes_command("connect4", "/dev/zero", stdin=b"")
+    assert result.returncode == 1
+    assert result.stderr == b"perfectplay connect4: /dev/zero is a device, not a file of cases\n"
+
+
+def test_a_line_with_no_end_stops_the_input() -> None:
+    result = bytes_command("connect4", stdin=b"4" * (17 << 20))
+    assert result.returncode == 1
+    assert b"line 1: a line longer than 16,777,216 bytes" in result.stderr
+
+
+def test_closed_standard_output_is_said_once_without_a_traceback() -> None:
+    closed = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m perfectplay connect4 >&-"],
+        input="4453\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert closed.returncode == 1
+    assert closed.stderr == (
+        "perfectplay connect4: standard output is closed: nowhere to write the answers\n"
+    )

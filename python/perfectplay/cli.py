@@ -8,12 +8,14 @@ problem, and exit status 1 (2 for wrong usage); never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import json
 import math
 import os
 import secrets
 import signal
+import stat
 import sys
 import threading
 import time
@@ -331,15 +333,25 @@ def run_openings(args: argparse.Namespace) -> int:
                 ),
                 args.output,
             )
-        book = openings.load(args.file)
-        book.verify(args.sample, threads=args.threads)
+        if args.file is None:
+            book = openings.packaged()
+            deep = openings.deep()
+            deep.verify(args.sample, seed=args.seed, threads=args.threads)
+            print(
+                f"{deep.path}: the 12-ply book, {len(deep):,} positions: size, SHA-256, order "
+                f"and scores checked, {args.sample:,} re-solved by the search alone "
+                f"(seed {args.seed})"
+            )
+        else:
+            book = openings.load(args.file)
+            book.verify(args.sample, seed=args.seed, threads=args.threads)
     except (ValueError, TypeError, OSError, MemoryError) as error:
         print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr)
         return 1
     print(
-        f"{args.file}: {book.width}x{book.height} depth {book.depth}, {len(book):,} positions: "
+        f"{book.path}: {book.width}x{book.height} depth {book.depth}, {len(book):,} positions: "
         f"checksum, positions and scores above depth {book.depth} agree with the rules, "
-        f"{args.sample} re-solved"
+        f"{args.sample:,} re-solved (seed {args.seed})"
     )
     return 0
 
@@ -432,10 +444,23 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("-o", "--output", required=True, metavar="FILE")
     make.add_argument("--threads", type=int, default=None, help="default: every CPU")
     check_file = actions.add_parser(
-        "verify", help="check FILE, and re-solve a sample of its deepest positions"
+        "verify",
+        help="check FILE (default: the packaged books), and re-solve a sample of its deepest "
+        "positions by the search alone",
     )
-    check_file.add_argument("file", metavar="FILE")
-    check_file.add_argument("--sample", type=int, default=4, help="positions to re-solve")
+    check_file.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default=None,
+        help="a book of `openings build`; without it, the packaged 7x6 book and the 12-ply book",
+    )
+    check_file.add_argument(
+        "--sample", type=int, default=4, help="positions to re-solve (default 4)"
+    )
+    check_file.add_argument(
+        "--seed", type=int, default=0, help="which positions are drawn (default 0)"
+    )
     check_file.add_argument("--threads", type=int, default=None, help="default: every CPU")
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
@@ -499,6 +524,19 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--node-limit", type=_positive, default=None, help="nodes per search")
     serve.add_argument("--time-limit", type=_seconds, default=None, help="seconds per request")
     serve.add_argument("--workers", type=_positive, default=None, help="search processes")
+    serve.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=None,
+        help="seconds a client has to send a request's headers, once connected or answered; "
+        "a slower one is disconnected (default 10)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=None,
+        help="open connections past which requests are answered 503 (default 200)",
+    )
     summary = "play a game in the terminal against the perfect agent"
     play = commands.add_parser("play", help=summary, description=summary)
     play.add_argument("game", choices=list(GAMES), help="the game")
@@ -525,7 +563,12 @@ def run_serve(args: argparse.Namespace) -> int:
 
     limits = {
         name: value
-        for name, value in (("node_limit", args.node_limit), ("seconds", args.time_limit))
+        for name, value in (
+            ("node_limit", args.node_limit),
+            ("seconds", args.time_limit),
+            ("header_seconds", args.header_timeout),
+            ("connections", args.max_connections),
+        )
         if value is not None
     }
     try:
@@ -601,7 +644,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         except KeyboardInterrupt:
             return 130
-    run = FORMATS[args.command].run
+    judged = FORMATS[args.command]
     bad_lines = 0
 
     def report(error: InputError) -> None:
@@ -620,16 +663,30 @@ def main(argv: list[str] | None = None) -> int:
         },
     )
     name = f"perfectplay {args.command}"
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        if sys.stderr is not None:
+            print(
+                f"{name}: standard output is closed: nowhere to write the answers", file=sys.stderr
+            )
+        return 1
     try:
         stream: IO[bytes] = (
             sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
         )
+        mode = os.fstat(stream.fileno()).st_mode
     except OSError as error:
         print(f"{name}: cannot read {args.input}: {error.strerror}", file=sys.stderr)
         return 1
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISDIR(mode):
+        # A device (`/dev/zero`, `/dev/urandom`) is endless data, not a file of cases.
+        kind = "a directory" if stat.S_ISDIR(mode) else "a device"
+        print(f"{name}: {args.input} is {kind}, not a file of cases", file=sys.stderr)
+        stream.close()
+        return 1
     try:
         with stream:
-            run(numbered(stream), sys.stdout.write, options)
+            lines = numbered(stream, report if judged.goes_on else None)
+            judged.run(lines, sys.stdout.write, options)
         sys.stdout.flush()
     except InputError as error:
         sys.stdout.flush()
@@ -643,6 +700,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, without a flush error at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as error:
+        # Standard output cannot be written (closed, a full disk): said once, no traceback.
+        print(f"{name}: cannot write the answers: {error.strerror}", file=sys.stderr)
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     return 1 if bad_lines else 0
 

@@ -7,12 +7,13 @@ Bad input raises ``InputError`` naming the input line and the problem.
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 from perfectplay._backend import implementation
 from perfectplay.errors import SearchLimitExceeded
@@ -43,14 +44,34 @@ class InputError(Exception):
         super().__init__(f"line {line}: {message}")
 
 
-def numbered(stream: Iterable[bytes]) -> Iterator[tuple[int, str]]:
+#: The longest line read (a stream with no newline in sight, such as ``/dev/zero``, is not
+#: read for ever).
+MOST_LINE = 1 << 24
+
+
+def numbered(
+    stream: IO[bytes], report: Callable[[InputError], None] | None = None
+) -> Iterator[tuple[int, str]]:
     """(line number, line without its newline) for every line of a binary stream, decoded as
-    UTF-8 whatever the locale says, so both backends read the very same text."""
-    for number, raw in enumerate(stream, start=1):
+    UTF-8 whatever the locale says, so both backends read the very same text; a UTF-8
+    byte-order mark before the first line is dropped. A line that is not UTF-8 is reported and
+    skipped when there is a ``report`` (a format that goes on past a bad line), else raised; a
+    line longer than ``MOST_LINE`` bytes ends the input."""
+    number = 0
+    while raw := stream.readline(MOST_LINE + 1):
+        number += 1
+        if len(raw) > MOST_LINE:
+            raise InputError(number, f"a line longer than {MOST_LINE:,} bytes: not a case")
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise InputError(number, f"input is not UTF-8 text (byte {error.start + 1})") from None
+            bad = InputError(number, f"input is not UTF-8 text (byte {error.start + 1})")
+            if report is None:
+                raise bad from None
+            report(bad)
+            continue
         yield number, line.rstrip("\r\n")
 
 
@@ -222,6 +243,8 @@ class Format:
     game: str
     #: What the input looks like, for ``--help``.
     input_format: str = ""
+    #: Does a bad line only skip that line (as Pons' solver goes on), not end the input?
+    goes_on: bool = False
 
 
 FORMATS: dict[str, Format] = {
@@ -256,6 +279,7 @@ FORMATS: dict[str, Format] = {
         "connect4",
         "input: one move string a line, columns from 1 (such as 4453); an empty line is the "
         "empty board",
+        goes_on=True,
     ),
 }
 
