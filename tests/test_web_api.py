@@ -366,3 +366,66 @@ def test_without_the_web_extra_the_command_says_what_to_install() -> None:
     result = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True)
     assert result.returncode == 1
     assert "pip install 'perfectplay[web]'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_numbers_are_ascii_digits_with_the_apis_own_message(server: Server) -> None:
+    for moves in ("\u0663", "\uff13", "\u00b2", "3,\u0664"):
+        status, answer = server.get(url("/api/analyze", game="connect4", moves=moves))
+        assert status == 400, moves
+        assert answer["error"].startswith("moves are actions joined by commas (digits 0-9)")
+    status, answer = server.get(url("/api/agent", game="tictactoe", seed="\u00b2"))
+    assert status == 400 and answer["error"] == "seed must be an integer in the digits 0-9, not '²'"
+    status, answer = server.get(url("/api/position", game="mnk", rows="\uff14", cols=4, k=3))
+    assert status == 400 and "expected an integer in the digits 0-9" in answer["error"]
+
+
+def test_a_client_that_trickles_its_headers_is_cut_off() -> None:
+    with running("--workers", "1", "--header-timeout", "1") as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as connection:
+            started = time.monotonic()
+            connection.sendall(b"GET /api/games HTTP/1.1\r\n")
+            for _ in range(20):  # a byte now and then, never the end of the headers
+                try:
+                    connection.sendall(b"X")
+                except OSError:
+                    break
+                time.sleep(0.25)
+                connection.settimeout(0.01)
+                try:
+                    if connection.recv(100) == b"":
+                        break
+                except TimeoutError:
+                    pass
+            assert time.monotonic() - started < 4
+        # A whole request on a fresh connection is answered as ever.
+        assert server.get("/api/games")[0] == 200
+
+
+def test_help_states_the_connection_limits() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    assert "--header-timeout" in shown and "(default 10)" in shown
+    assert "--max-connections" in shown and "(default 200)" in shown
+
+
+def test_a_cheap_request_does_not_wait_behind_long_searches() -> None:
+    """One search process, busy with hard positions; a tic-tac-toe analysis and a Connect Four
+    opening the books hold are answered meanwhile, in the server."""
+    hard = url("/api/analyze", game="mnk", rows=7, cols=7, k=5)
+    limits = ("--workers", "1", "--node-limit", str(10**15), "--time-limit", "20")
+    with running(*limits) as server, ThreadPoolExecutor(3) as pool:
+        slow = [pool.submit(server.get, hard) for _ in range(3)]
+        time.sleep(1)
+        assert not any(future.done() for future in slow)
+        for query in (
+            url("/api/analyze", game="tictactoe", moves="4,0"),
+            url("/api/analyze", game="connect4", moves="3,3,3,3"),
+        ):
+            status, answer = server.get(query, timeout=10)
+            assert status == 200 and answer["moves"], query
+        assert not all(future.done() for future in slow)

@@ -11,6 +11,7 @@ their defaults) and ``batch_solve``; this file says how they are called.
 from __future__ import annotations
 
 import importlib
+import re
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -143,13 +144,21 @@ class Game:
         return api.batch_solve(boards, *positional, **options)
 
 
-def _int(text: str) -> int:
-    return int(text)
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_int(text: str) -> int:
+    """An int written in ASCII digits (Python's ``int`` also takes Arabic-Indic, fullwidth and
+    other digits, and its message for "²" names no option)."""
+    stripped = text.strip()
+    if not _INT.fullmatch(stripped):
+        raise ValueError(f"expected an integer in the digits 0-9, got {text!r}")
+    return int(stripped)
 
 
 def _location(text: str) -> tuple[int, int]:
     parts = text.split(",")
-    if len(parts) != 2 or not all(part.strip().lstrip("-").isdigit() for part in parts):
+    if len(parts) != 2 or not all(_INT.fullmatch(part.strip()) for part in parts):
         raise ValueError(f"expected a cell as ROW,COL such as 1,0, got {text!r}")
     row, col = (int(part) for part in parts)
     return row, col
@@ -210,7 +219,7 @@ GAMES: dict[str, Game] = {
             batch_options=("k",),
             openspiel=OpenSpielGame("mnk", _openspiel_mnk),
             gym="perfectplay/MNK-v0",
-            parse={"rows": _int, "cols": _int, "k": _int},
+            parse={"rows": parse_int, "cols": parse_int, "k": parse_int},
             read=lambda text, options: GAMES["mnk"].position(text, options["k"]),
             read_help="rows of x o . joined by / such as 'x.../.o../..../....'",
         ),
@@ -230,7 +239,7 @@ GAMES: dict[str, Game] = {
             # about 10^8 nodes a thread at 30 M nodes/s; 4 * 10^8 is about 12 s at most here.
             reply_node_limit=400_000_000,
             judge=("connect4",),
-            parse={"width": _int, "height": _int},
+            parse={"width": parse_int, "height": parse_int},
             read=lambda text, options: GAMES["connect4"].position(
                 text, width=options["width"], height=options["height"]
             ),

@@ -33,11 +33,19 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
-from perfectplay._registry import game
+from perfectplay._registry import game, parse_int
+from perfectplay.errors import SearchLimitExceeded
 from perfectplay.web import _jobs
 from perfectplay.web._pool import Abandoned, Busy, Failed, Pool, TooSlow
 
-__all__ = ["DEFAULT_NODE_LIMIT", "DEFAULT_SECONDS", "create_app", "serve"]
+__all__ = [
+    "DEFAULT_CONNECTIONS",
+    "DEFAULT_HEADER_SECONDS",
+    "DEFAULT_NODE_LIMIT",
+    "DEFAULT_SECONDS",
+    "create_app",
+    "serve",
+]
 
 #: The most nodes one search of the server may visit: a too-hard position is refused within
 #: a fraction of a second (m,n,k 7x7 k=5; Connect Four searches about six times faster).
@@ -46,6 +54,14 @@ DEFAULT_NODE_LIMIT = 500_000
 DEFAULT_SECONDS = 5.0
 #: The longest query string accepted; requests with a body are refused (the API is GET only).
 MOST_QUERY = 4096
+#: Seconds a client has to send a request's headers, once connected or answered.
+DEFAULT_HEADER_SECONDS = 10.0
+#: Open connections past which requests are answered 503 (Service Unavailable).
+DEFAULT_CONNECTIONS = 200
+#: Nodes a search may take in the server itself, before a search process is asked: what the
+#: tables and books already hold (tic-tac-toe, a Connect Four opening) is answered at once,
+#: never queued behind long searches.
+FAST_NODES = 20_000
 
 _NEEDS = "the board needs Starlette and uvicorn: pip install 'perfectplay[web]'"
 _STATUS = {"ValueError": 400, "TypeError": 400, "IllegalPosition": 400}
@@ -68,9 +84,12 @@ def _moves(text: str) -> list[int]:
     parts = text.split(",")
     if len(parts) > _jobs.MOST_MOVES:
         raise _Refused(400, "ValueError", f"more than {_jobs.MOST_MOVES} moves")
-    if not all(part.strip().isdigit() for part in parts):
-        raise _Refused(400, "ValueError", f"moves are actions joined by commas, not {text!r}")
-    return [int(part) for part in parts]
+    try:
+        return [parse_int(part) for part in parts]
+    except ValueError:
+        raise _Refused(
+            400, "ValueError", f"moves are actions joined by commas (digits 0-9), not {text!r}"
+        ) from None
 
 
 def _int(query: Any, name: str) -> int:
@@ -78,9 +97,11 @@ def _int(query: Any, name: str) -> int:
     if text is None:
         raise _Refused(400, "ValueError", f"missing parameter {name}")
     try:
-        return int(text)
+        return parse_int(text)
     except ValueError:
-        raise _Refused(400, "ValueError", f"{name} must be an integer, not {text!r}") from None
+        raise _Refused(
+            400, "ValueError", f"{name} must be an integer in the digits 0-9, not {text!r}"
+        ) from None
 
 
 def _request(query: Any) -> _jobs.Request:
@@ -133,7 +154,18 @@ def create_app(
     def refused(error: _Refused) -> Response:
         return JSONResponse({"error": error.message, "type": error.kind}, error.status)
 
+    # Answers within FAST_NODES, in the server: cheap requests never wait for a process.
+    fast = _jobs.Searcher(min(FAST_NODES, node_limit), tables)
+
     async def searched(request: Request, job: str, arguments: tuple[Any, ...]) -> Any:
+        if job in ("analyze", "agent"):
+            try:
+                return await asyncio.to_thread(getattr(_jobs, job), fast, *arguments)
+            except SearchLimitExceeded:
+                pass  # a search process takes it
+            except (ValueError, TypeError) as error:
+                kind = type(error).__name__
+                raise _Refused(_STATUS.get(kind, 400), kind, str(error)) from None
         try:
             return await pool.run(job, arguments, seconds, request.is_disconnected)
         except Failed as failed:
@@ -271,14 +303,26 @@ def serve(
     seconds: float = DEFAULT_SECONDS,
     workers: int | None = None,
     tablebases: Sequence[str | os.PathLike[str]] = (),
+    header_seconds: float = DEFAULT_HEADER_SECONDS,
+    connections: int = DEFAULT_CONNECTIONS,
 ) -> None:
-    """Serves the board on ``host:port`` (127.0.0.1 unless told otherwise) until Ctrl-C."""
+    """Serves the board on ``host:port`` (127.0.0.1 unless told otherwise) until Ctrl-C. A
+    client has ``header_seconds`` to send a request's headers; past ``connections`` open
+    connections, requests are answered 503 until some close."""
     import socket
 
     try:
         import uvicorn
+
+        from perfectplay.web._protocol import protocol
     except ImportError as error:
         raise ImportError(_NEEDS) from error
+    if not (isinstance(header_seconds, (int, float)) and 0 < header_seconds < float("inf")):
+        raise ValueError(
+            f"header_seconds must be a finite, positive number, got {header_seconds!r}"
+        )
+    if isinstance(connections, bool) or not isinstance(connections, int) or connections < 1:
+        raise ValueError(f"connections must be a positive int, got {connections!r}")
 
     app = create_app(node_limit=node_limit, seconds=seconds, workers=workers, tablebases=tablebases)
     # Bound here, so the address printed is the real one (``port=0``: any free port).
@@ -293,7 +337,13 @@ def serve(
     port = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        http=protocol(header_seconds),
+        limit_concurrency=connections,
+    )
     if open_browser:
         import threading
         import webbrowser
