@@ -160,6 +160,27 @@ def test_altered_scores_are_found_despite_a_good_checksum(
         openings.load(str(path))
 
 
+@pytest.mark.parametrize("lie", [127, 100, 6, -128])
+def test_a_deepest_score_the_stones_do_not_allow_is_refused(tmp_path: Path, lie: int) -> None:
+    """A depth-4 4x4 book whose '1111' (not its parent's best move) is given a score no
+    position of 4 stones can have, the checksum recomputed: refused when loaded, so no search
+    ever turns it into a wrapped count of plies."""
+    small = openings.build(4, width=4, height=4, threads=1)
+    path = tmp_path / "edited.book"
+    small.save(str(path))
+    position = (0, 0, 0)
+    for _ in range(4):
+        position = small.shape.play(position, 0)
+    at = int(np.searchsorted(small.keys, small.shape.book_key(position)))
+
+    def edit(body: bytearray) -> None:
+        body[_score_offset(small, at)] = lie % 256
+
+    _rewrite(path, edit)
+    with pytest.raises(ValueError, match=rf"'1111' scores {lie}, but its stones allow only"):
+        openings.load(str(path))
+
+
 def test_a_deep_score_that_lies_is_found_by_verify(book: openings.Book) -> None:
     """Every deepest position called a draw (but those won at once, which the load refuses
     to call anything else) and the rest scored from them by the rules: the file holds
