@@ -30,8 +30,13 @@ def main() -> int:
     parser.add_argument("--loop-count", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=None, help="default: every core")
+    parser.add_argument(
+        "--plies", default="15,28", help="stones of random play, LOW,HIGH (default 15,28)"
+    )
     args = parser.parse_args()
-    boards = connect4.random_positions(args.count, seed=args.seed, plies=(15, 28))
+    low, high = (int(part) for part in args.plies.split(","))
+    boards = connect4.random_positions(args.count, seed=args.seed, plies=(low, high))
+    connect4.score("")  # the books loaded before the clocks start
 
     def batch() -> BatchSolution:
         return connect4.batch_solve(boards, moves=True, threads=args.threads, progress=True)
@@ -60,7 +65,7 @@ def main() -> int:
 
     batch_rate = args.count / batch_seconds
     loop_rate = len(analyses) / loop_seconds
-    print(f"positions: {args.count:,} (15 to 28 random stones, seed {args.seed})")
+    print(f"positions: {args.count:,} ({low} to {high} random stones, seed {args.seed})")
     print(f"batch_solve(moves=True): {batch_seconds:.1f} s, {batch_rate:,.0f} positions/s")
     print(
         f"loop of analyze ({len(analyses):,}): {loop_seconds:.1f} s, {loop_rate:,.0f} positions/s"

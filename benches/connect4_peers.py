@@ -12,8 +12,8 @@ Begin (at most 14); Easy (fewer than 14 moves left under perfect play), Medium (
 Hard (28 or more). Positions are random legal games, kept when the game is not over and the
 side to move cannot win at once; perfectplay grades them (a position whose grading search
 passes `--grade-limit` nodes is dropped, which keeps the hardest out of the Begin sets).
-perfectplay answers each with `connect4.score(line, threads=1)` (one thread, as the protocol
-asks) after `connect4.clear_tables()`, timed around
+perfectplay answers each with `connect4.score(line, threads=1, book=None)` (one thread and no
+book, as the protocol asks) after `connect4.clear_tables()`, timed around
 the Python call; Pons' times are his own microseconds per line. Both must give the same score
 on every position, or the run stops. `--bitbully` adds BitBully (pip install bitbully), its
 MTD(f) after `resetTranspositionTable()`. `--connect-four-ai` adds connect-four-ai (MIT; PyPI
@@ -22,6 +22,11 @@ with `maturin build --release -m crates/python/Cargo.toml` after lowering `requi
 `crates/python/pyproject.toml` to this Python's, and install the wheel), its
 `Solver.solve` after `reset()`, its packaged opening book unloaded. The peers are timed around
 their Python calls, as perfectplay is.
+
+`--pons-sets DIR` reads Pons' own six files instead (as his site gives them, Test_L3_R1 to
+Test_L1_R3, or as connect-four-ai's repository ships them, end-easy to begin-hard), the first
+`--count` lines of each. `--books` adds perfectplay with its default books (the packaged
+depth-6 book and the 12-ply book) and, with `--bitbully`, BitBully with the same 12-ply book.
 
 Every peer answers each set twice and only the second pass is timed (`--no-warm-up` times a
 single pass), so that no side's figures hold its one-time costs: Pons' solver allocates and
@@ -40,6 +45,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from perfectplay import SearchLimitExceeded, connect4
 
@@ -94,7 +100,7 @@ def graded_sets(counts: dict[str, int], seed: int, limit: int) -> dict[str, list
                 continue
             connect4.clear_tables()
             try:
-                score = connect4.score(line, node_limit=limit, threads=1)
+                score = connect4.score(line, node_limit=limit, threads=1, book=None)
             except SearchLimitExceeded:
                 continue
             left = moves_left(line, score)
@@ -123,12 +129,39 @@ def timed_passes(
     return scores, seconds
 
 
-def ours(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
+def ours(lines: list[str], warm_up: bool, book: str | None = None) -> tuple[list[int], list[float]]:
+    """``book=None``: Pons' protocol (no book); ``'packaged'``: the default books."""
+
     def prepared(line: str) -> Callable[[], int]:
         connect4.clear_tables()
-        return lambda: connect4.score(line, threads=1)
+        return lambda: connect4.score(line, threads=1, book=book)
 
     return timed_passes(lines, warm_up, prepared)
+
+
+#: The files of Pons' six sets, by his names and by connect-four-ai's (which ships them).
+PONS_FILES = {
+    "End-Easy": ("Test_L3_R1", "end-easy"),
+    "Middle-Easy": ("Test_L2_R1", "middle-easy"),
+    "Middle-Medium": ("Test_L2_R2", "middle-medium"),
+    "Begin-Easy": ("Test_L1_R1", "begin-easy"),
+    "Begin-Medium": ("Test_L1_R2", "begin-medium"),
+    "Begin-Hard": ("Test_L1_R3", "begin-hard"),
+}
+
+
+def pons_sets(folder: str, counts: dict[str, int]) -> dict[str, list[str]]:
+    """The first ``counts[name]`` positions of Pons' own files in ``folder``."""
+    sets = {}
+    for name, count in counts.items():
+        for file in PONS_FILES[name]:
+            path = Path(folder) / file
+            if path.exists():
+                sets[name] = [row.split()[0] for row in path.read_text().splitlines()[:count]]
+                break
+        else:
+            sys.exit(f"{folder} has none of {PONS_FILES[name]}")
+    return sets
 
 
 def pons(binary: str, lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
@@ -146,12 +179,20 @@ def pons(binary: str, lines: list[str], warm_up: bool) -> tuple[list[int], list[
     return [int(row[1]) for row in rows], [int(row[3]) / 1e6 for row in rows]
 
 
-def bitbully(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
+def bitbully(lines: list[str], warm_up: bool, book: bool = False) -> tuple[list[int], list[float]]:
+    """``book``: BitBully with bitbully-databases' 12-ply book with distances."""
     from bitbully import bitbully_core  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-    solver = bitbully_core.BitBullyCore()
-    if solver.isBookLoaded():
-        sys.exit("BitBully has an opening book loaded")
+    if book:
+        from perfectplay import openings
+
+        solver = bitbully_core.BitBullyCore(openings.deep_path())
+        if not solver.isBookLoaded():
+            sys.exit("BitBully did not load its book")
+    else:
+        solver = bitbully_core.BitBullyCore()
+        if solver.isBookLoaded():
+            sys.exit("BitBully has an opening book loaded")
 
     def prepared(line: str) -> Callable[[], int]:
         board = bitbully_core.BoardCore()
@@ -186,6 +227,18 @@ def shown(seconds: float) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pons", required=True, help="Pons' c4solver (commit 0f0f713)")
+    parser.add_argument(
+        "--pons-sets",
+        default=None,
+        metavar="DIR",
+        help="read the positions from Pons' own files in DIR (Test_L3_R1 ... Test_L1_R3, or "
+        "connect-four-ai's end-easy ... begin-hard) instead of drawing them",
+    )
+    parser.add_argument(
+        "--books",
+        action="store_true",
+        help="also time perfectplay with its default books and BitBully with its 12-ply book",
+    )
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--count", type=int, default=1000, help="positions per set")
     parser.add_argument("--hard-count", type=int, default=10, help="positions of Begin-Hard")
@@ -202,7 +255,10 @@ def main() -> int:
     args = parser.parse_args()
     wanted = args.sets.split(",")
     counts = {name: args.hard_count if name == "Begin-Hard" else args.count for name in wanted}
-    sets = graded_sets(counts, args.seed, args.grade_limit)
+    if args.pons_sets:
+        sets = pons_sets(args.pons_sets, counts)
+    else:
+        sets = graded_sets(counts, args.seed, args.grade_limit)
     print("| set | positions | perfectplay mean | median | Pons mean | median | ratio of means |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in wanted:
@@ -216,6 +272,10 @@ def main() -> int:
         }
         if args.bitbully:
             peers["BitBully"] = bitbully(lines, args.warm_up)
+        if args.books:
+            peers["perfectplay, books"] = ours(lines, args.warm_up, "packaged")
+            if args.bitbully:
+                peers["BitBully, 12-ply book"] = bitbully(lines, args.warm_up, book=True)
         if args.connect_four_ai:
             peers["connect-four-ai"] = connect_four_ai(lines, args.warm_up)
         truth = peers["Pons"][0]
@@ -231,7 +291,7 @@ def main() -> int:
             f"| {statistics.fmean(theirs) / statistics.fmean(mine):.2f}x |",
             flush=True,
         )
-        for peer in ("BitBully", "connect-four-ai"):
+        for peer in ("BitBully", "connect-four-ai", "perfectplay, books", "BitBully, 12-ply book"):
             if peer in peers:
                 times = peers[peer][1]
                 print(

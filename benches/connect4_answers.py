@@ -1,0 +1,173 @@
+"""Connect Four answering at once with the default books, as a user meets it: a fresh process's
+first answer, ``analyze`` along games a student plays, ``score`` on random 12-stone positions
+and on Pons' Begin-Hard stage.
+
+    python benches/connect4_answers.py --fresh 5 --games 20 --random12 1000 \
+        --begin-hard 100 --seed 1
+
+* **fresh**: ``import perfectplay.connect4`` then ``connect4.analyze("")`` in a new process
+  (the books found, read and checked on the way), wall time inside the process, median of runs.
+* **games**: seeded games from the empty board to the end; at every ply ``connect4.analyze``
+  of the position (timed), then a best move (the fastest win, the slowest loss) with
+  probability 0.8, else a uniformly random legal column. One process, tables kept, as a board
+  or an agent keeps them. Median, p90, p99 and the slowest, and the slowest ply.
+* **random12**: ``connect4.score`` of random 12-stone positions of uniformly random play
+  (games still going on), mean and median.
+* **begin-hard**: ``connect4.score`` of the first positions of Pons' Begin-Hard set (at most
+  14 stones, 28 or more moves left under perfect play): his own file with ``--pons-sets DIR``,
+  else drawn and graded as ``connect4_peers.py`` draws them; mean and median, tables kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from perfectplay import connect4
+
+FRESH = (
+    "import time; t = time.perf_counter(); from perfectplay import connect4; "
+    "connect4.analyze(''); print(time.perf_counter() - t)"
+)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def fresh(runs: int) -> None:
+    seconds = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", FRESH], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(runs)
+    ]
+    print(
+        f"fresh process, import + analyze(''): median {statistics.median(seconds):.3f} s "
+        f"(runs: {', '.join(f'{s:.3f}' for s in seconds)})"
+    )
+
+
+def best_of(answers: dict[int, tuple[int, int]]) -> list[int]:
+    """The best columns: the highest value, then the fewest plies to a win or the most to a
+    loss or draw."""
+
+    def rank(item: tuple[int, tuple[int, int]]) -> tuple[int, int]:
+        value, plies = item[1]
+        return (value, -plies if value > 0 else plies)
+
+    top = max(rank(item) for item in answers.items())
+    return [col for col, answer in answers.items() if rank((col, answer)) == top]
+
+
+def games(count: int, seed: int) -> None:
+    connect4.score("")  # the books loaded before the clock starts (the fresh figure has it)
+    rng = random.Random(seed)
+    seconds: list[float] = []
+    by_ply: dict[int, list[float]] = {}
+    for _ in range(count):
+        position = connect4.Position.start()
+        line: list[int] = []
+        while position.legal_moves:
+            start = time.perf_counter()
+            answers = connect4.analyze(line)
+            took = time.perf_counter() - start
+            seconds.append(took)
+            by_ply.setdefault(len(line), []).append(took)
+            column = rng.choice(best_of(answers) if rng.random() < 0.8 else list(answers))
+            position = position.play(column)
+            line.append(column)
+    slowest_ply = max(by_ply, key=lambda ply: max(by_ply[ply]))
+    ms = 1000
+    print(
+        f"analyze along {count} student games ({len(seconds)} positions): median "
+        f"{statistics.median(seconds) * ms:.2f} ms, p90 {percentile(seconds, 0.9) * ms:.2f} ms, "
+        f"p99 {percentile(seconds, 0.99) * ms:.2f} ms, slowest {max(seconds) * ms:.1f} ms "
+        f"(at {slowest_ply} stones)"
+    )
+    worst = sorted(by_ply, key=lambda ply: -max(by_ply[ply]))[:5]
+    print(
+        "  slowest plies: " + ", ".join(f"{p} stones {max(by_ply[p]) * ms:.1f} ms" for p in worst)
+    )
+
+
+def random_twelve(count: int, seed: int) -> None:
+    rng = random.Random(f"random12-{seed}")
+    lines: list[str] = []
+    while len(lines) < count:
+        position = connect4.Position.start()
+        line = ""
+        for _ in range(12):
+            if not position.legal_moves:
+                break
+            column = rng.choice(position.legal_moves)
+            position = position.play(column)
+            line += str(column + 1)
+        if position.legal_moves and position.played == 12:
+            lines.append(line)
+    seconds = []
+    for line in lines:
+        start = time.perf_counter()
+        connect4.score(line)
+        seconds.append(time.perf_counter() - start)
+    print(
+        f"score of {count} random 12-stone positions: mean "
+        f"{statistics.mean(seconds) * 1000:.3f} ms, "
+        f"median {statistics.median(seconds) * 1000:.3f} ms"
+    )
+
+
+def begin_hard(count: int, seed: int, folder: str | None) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from connect4_peers import graded_sets, pons_sets
+
+    wanted = {"Begin-Hard": count}
+    lines = (pons_sets(folder, wanted) if folder else graded_sets(wanted, seed, 10**12))[
+        "Begin-Hard"
+    ]
+    print(f"Begin-Hard: {'Pons own file in ' + folder if folder else 'drawn as connect4_peers.py'}")
+    seconds = []
+    for line in lines:
+        start = time.perf_counter()
+        connect4.score(line)
+        seconds.append(time.perf_counter() - start)
+    stones = [len(line) for line in lines]
+    print(
+        f"score of the first {len(lines)} Begin-Hard positions ({min(stones)}-{max(stones)} "
+        f"stones): mean {statistics.mean(seconds) * 1000:.2f} ms, median "
+        f"{statistics.median(seconds) * 1000:.2f} ms, slowest {max(seconds) * 1000:.1f} ms"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fresh", type=int, default=5, help="fresh-process runs (default 5)")
+    parser.add_argument("--games", type=int, default=20, help="student games (default 20)")
+    parser.add_argument("--random12", type=int, default=1000, help="12-stone positions")
+    parser.add_argument("--begin-hard", type=int, default=100, help="Begin-Hard positions")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--pons-sets", default=None, metavar="DIR", help="Pons' own files (see connect4_peers.py)"
+    )
+    args = parser.parse_args()
+    if args.fresh:
+        fresh(args.fresh)
+    if args.games:
+        games(args.games, args.seed)
+    if args.random12:
+        random_twelve(args.random12, args.seed)
+    if args.begin_hard:
+        begin_hard(args.begin_hard, args.seed, args.pons_sets)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
