@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +204,24 @@ def test_the_command_line_verifies_the_packaged_books() -> None:
     assert checked.returncode == 0, checked.stderr
     assert "the 12-ply book, 4,200,899 positions" in checked.stdout
     assert "20 re-solved (seed 3)" in checked.stdout
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_without_bitbully_databases_the_default_names_the_fix(backend: str) -> None:
+    """In a fresh process where the package is not found: the default book is a
+    FileNotFoundError naming the fix; book=None and other sizes still answer."""
+    code = (
+        "from perfectplay import openings\n"
+        "openings.deep_path = lambda: None\n"
+        "from perfectplay._backend import implementation\n"
+        f"c4 = implementation('connect4', {backend!r})\n"
+        "print(c4.score('4453', book=None), c4.score('1234', width=4, height=4))\n"
+        "c4.score('4453')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.split() == ["-2", "0"]
+    assert run.stderr.strip().splitlines()[-1] == (
+        "FileNotFoundError: the 12-ply opening book is missing: bitbully-databases is not "
+        "installed; install it (pip install bitbully-databases==0.0.2), or pass book=None to "
+        "search without a book"
+    )

@@ -283,7 +283,10 @@ def _deep_board(code: int) -> list[list[int]]:
 def deep_path() -> str | None:
     """Where the installed ``bitbully-databases`` keeps the 12-ply book, or None when it is not
     installed (found without importing it)."""
-    spec = util.find_spec("bitbully_databases")
+    try:
+        spec = util.find_spec("bitbully_databases")
+    except (ImportError, ValueError):  # a broken installation: as good as none
+        spec = None
     if spec is None or not spec.submodule_search_locations:
         return None
     return os.path.join(next(iter(spec.submodule_search_locations)), *DEEP_FILE.split("/"))
