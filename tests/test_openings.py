@@ -16,7 +16,7 @@ import pytest
 
 from perfectplay import openings
 from perfectplay._backend import implementation
-from perfectplay._pure.connect4 import codes_of
+from perfectplay._pure.connect4 import Shape, codes_of
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -241,3 +241,49 @@ def test_the_command_line_builds_and_verifies(tmp_path: Path) -> None:
     refused = perfectplay_command("openings", "verify", str(path))
     assert refused.returncode == 1
     assert "header promises" in refused.stderr
+
+
+def test_a_stopped_build_goes_on_from_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the third chunk: the checkpoint holds the first two; built again, only the
+    rest is solved, the book is the one a build in one go makes, and the checkpoint is gone."""
+    from perfectplay import connect4
+
+    checkpoint = tmp_path / "build.checkpoint"
+    solve = connect4.batch_solve
+    solved: list[int] = []
+
+    def stopped_in_the_third_chunk(lines: Any, **options: Any) -> Any:
+        if len(solved) == 2:
+            raise KeyboardInterrupt
+        solved.append(len(lines))
+        return solve(lines, **options)
+
+    monkeypatch.setattr(connect4, "batch_solve", stopped_in_the_third_chunk)
+    with pytest.raises(KeyboardInterrupt):
+        openings.build(5, width=4, height=4, threads=1, checkpoint=checkpoint, chunk=20)
+    assert checkpoint.exists() and solved == [20, 20]
+
+    def counted(lines: Any, **options: Any) -> Any:
+        solved.append(len(lines))
+        return solve(lines, **options)
+
+    monkeypatch.setattr(connect4, "batch_solve", counted)
+    resumed = openings.build(5, width=4, height=4, threads=1, checkpoint=checkpoint, chunk=20)
+    deepest = len(openings._levels(resumed.shape, 5)[-1])
+    assert sum(solved[2:]) == deepest - 40
+    assert not checkpoint.exists()
+    whole = openings.build(5, width=4, height=4, threads=1)
+    assert np.array_equal(resumed.keys, whole.keys)
+    assert np.array_equal(resumed.scores, whole.scores)
+
+
+def test_a_checkpoint_of_another_build_is_refused(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "other.checkpoint"
+    openings._save_checkpoint(checkpoint, Shape(4, 4), 3, {})
+    with pytest.raises(ValueError, match=r"is of another build \(\[4, 4, 3\], not \[4, 4, 4\]\)"):
+        openings.build(4, width=4, height=4, checkpoint=checkpoint)
+    checkpoint.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match=r"cannot be read .*: remove it to start over"):
+        openings.build(4, width=4, height=4, checkpoint=checkpoint)

@@ -319,6 +319,9 @@ def run_openings(args: argparse.Namespace) -> int:
     name = f"perfectplay openings {args.action}"
     try:
         if args.action == "build":
+            checkpoint = args.checkpoint or f"{args.output}.checkpoint"
+            if os.path.exists(checkpoint):
+                print(f"{name}: going on from {checkpoint}", file=sys.stderr)
             return _build_and_save(
                 name,
                 lambda: openings.build(
@@ -327,6 +330,7 @@ def run_openings(args: argparse.Namespace) -> int:
                     height=args.height,
                     threads=args.threads,
                     progress=True,
+                    checkpoint=checkpoint,
                 ),
                 lambda book: (
                     f"{book.width}x{book.height} depth {book.depth}, {len(book):,} positions"
@@ -443,6 +447,13 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--height", type=int, default=6, help="rows (default 6)")
     make.add_argument("-o", "--output", required=True, metavar="FILE")
     make.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    make.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="PATH",
+        help="where the scores solved so far are kept, so that a build killed or stopped goes "
+        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
+    )
     check_file = actions.add_parser(
         "verify",
         help="check FILE (default: the packaged books), and re-solve a sample of its deepest "

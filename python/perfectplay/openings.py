@@ -35,10 +35,13 @@ the book, and those the packaged book holds are answered at once.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import io
 import os
 import struct
+import zipfile
 import zlib
 from importlib import resources, util
 from typing import Any
@@ -48,7 +51,7 @@ import numpy.typing as npt
 
 from perfectplay._files import open_regular, write_whole
 from perfectplay._pure import score
-from perfectplay._pure.batch import flag
+from perfectplay._pure.batch import flag, progress_bar
 from perfectplay._pure.connect4 import Position, Shape, pons_of
 
 __all__ = ["FORMAT_VERSION", "Book", "DeepBook", "build", "deep", "load", "load_deep", "packaged"]
@@ -464,10 +467,18 @@ def build(
     threads: Any = None,
     progress: bool = False,
     book: Any = "packaged",
+    checkpoint: str | os.PathLike[str] | None = None,
+    chunk: int = 256,
 ) -> Book:
     """Solves every position with ``depth`` stones (``connect4.batch_solve``, every core unless
-    ``threads``; on 7x6 its searches stop at the 12-ply book unless ``book=None``), then every
-    shallower one from them."""
+    ``threads``; on 7x6 its searches stop at the 12-ply book unless ``book=None``), ``chunk``
+    positions at a time, then every shallower one from them.
+
+    With ``checkpoint`` (a file), the scores solved so far are written there after every
+    chunk, whole or not at all, and a build started again with the same file goes on from them
+    (a kill or Ctrl-C loses at most the chunk under way); the file is removed once the book is
+    built. A checkpoint of another build (board, depth, or positions it cannot hold) is a
+    ``ValueError``."""
     progress = flag(progress, "progress")
     from perfectplay import connect4
 
@@ -476,20 +487,84 @@ def build(
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
     if not 0 <= depth < shape.cells:
         raise ValueError(f"depth must be from 0 to {shape.cells - 1}, got {depth}")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive int, got {chunk!r}")
     levels = _levels(shape, depth)
     deepest = levels[-1]
-    solved = connect4.batch_solve(
-        [text for _, text in deepest.values()],
-        width=width,
-        height=height,
-        threads=threads,
-        progress=progress,
-        book=book,
-    )
-    scores = {
-        key: _pons(int(value), int(plies), depth, shape.cells)
-        for key, value, plies in zip(deepest, solved.value, solved.plies, strict=True)
-    }
+    scores = {} if checkpoint is None else _resumed(checkpoint, shape, depth, deepest)
+    pending = [(key, text) for key, (_, text) in deepest.items() if key not in scores]
+    bar = progress_bar(progress, f"connect4 {width}x{height} depth {depth}", len(deepest))
+    if bar is not None:
+        bar.update(len(deepest) - len(pending))
+    try:
+        for start in range(0, len(pending), chunk):
+            part = pending[start : start + chunk]
+            solved = connect4.batch_solve(
+                [text for _, text in part],
+                width=width,
+                height=height,
+                threads=threads,
+                book=book,
+            )
+            for (key, _), value, plies in zip(part, solved.value, solved.plies, strict=True):
+                scores[key] = _pons(int(value), int(plies), depth, shape.cells)
+            if checkpoint is not None:
+                _save_checkpoint(checkpoint, shape, depth, scores)
+            if bar is not None:
+                bar.update(len(part))
+    finally:
+        if bar is not None:
+            bar.close()
     _backed_up_levels(shape, levels, scores)
     keys = np.array(sorted(scores), dtype=np.uint64)
-    return Book(width, height, depth, keys, np.array([scores[int(k)] for k in keys], dtype=np.int8))
+    built = Book(width, height, depth, keys, np.array([scores[int(k)] for k in keys], np.int8))
+    if checkpoint is not None:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(checkpoint)
+    return built
+
+
+def _save_checkpoint(
+    path: str | os.PathLike[str], shape: Shape, depth: int, scores: dict[int, int]
+) -> None:
+    buffer = io.BytesIO()
+    np.savez(
+        buffer,
+        build=np.array([shape.width, shape.height, depth], dtype=np.int64),
+        keys=np.array(list(scores), dtype=np.uint64),
+        scores=np.array(list(scores.values()), dtype=np.int8),
+    )
+    write_whole(path, lambda file: file.write(buffer.getvalue()))
+
+
+def _resumed(
+    path: str | os.PathLike[str],
+    shape: Shape,
+    depth: int,
+    deepest: dict[int, tuple[Position, str]],
+) -> dict[int, int]:
+    """The scores a checkpoint holds ({} when there is none yet), checked against this build."""
+    try:
+        file = open_regular(path)
+    except FileNotFoundError:
+        return {}
+    where = f"checkpoint {os.fspath(path)}"
+    try:
+        with file, np.load(file, allow_pickle=False) as saved:
+            build, keys, scores = saved["build"], saved["keys"], saved["scores"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{where} cannot be read ({error}): remove it to start over") from None
+    wanted = [shape.width, shape.height, depth]
+    if build.tolist() != wanted or keys.dtype != np.uint64 or len(keys) != len(scores):
+        raise ValueError(
+            f"{where} is of another build ({build.tolist()}, not {wanted}): remove it or give "
+            "another"
+        )
+    resumed = dict(zip(keys.tolist(), scores.tolist(), strict=True))
+    for key, held in resumed.items():
+        if key not in deepest:
+            raise ValueError(f"{where} holds a position of no depth-{depth} game: remove it")
+        low, high = score_range(shape, deepest[key][0])
+        if not low <= held <= high:
+            raise ValueError(f"{where} holds a score its position cannot have: remove it")
+    return resumed
