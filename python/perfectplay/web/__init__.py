@@ -20,7 +20,11 @@ The API (every answer JSON; bad input a 4xx whose ``error`` is the library's mes
   boards of one count.
 
 Searches run in worker processes, under the node limit and the time bound; a search whose
-client leaves, or that overruns the bound, is stopped by ending its process.
+client leaves, or that overruns the bound, is stopped by ending its process. An ``analyze`` or
+``agent`` request that needs at most ``FAST_NODES`` nodes (what the tables and opening books
+hold) is answered in the server itself, so it never waits behind long searches. A client has
+``header_seconds`` to send a request's headers; past ``connections`` open connections,
+requests are answered 503.
 """
 
 from __future__ import annotations
