@@ -175,9 +175,7 @@ def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Posit
     if isinstance(item, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in item):
         shape = _default_shape(size)
         # As the core reads them: an int beyond 64 bits is one column no board has.
-        columns = [
-            cast(int, i) if -(2**63) <= cast(int, i) < 2**63 else HUGE_COLUMN for i in item
-        ]
+        columns = [cast(int, i) if -(2**63) <= cast(int, i) < 2**63 else HUGE_COLUMN for i in item]
         return shape, _play_columns(shape, columns, None)
     if isinstance(item, list) and any(isinstance(i, bool) for i in item):
         raise TypeError("a column must be an int, not bool")
