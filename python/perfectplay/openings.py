@@ -109,6 +109,13 @@ class Book:
         """The score held under ``key`` (see ``Shape.book_key``), or None."""
         return self.by_key.get(key)
 
+    def score_of(self, position: Position) -> int | None:
+        """Pons' score of ``position`` if this book, or the 12-ply book attached to it, holds
+        it; else None."""
+        if position[2] <= self.depth:
+            return self.get(self.shape.book_key(position))
+        return None if self.deep is None else self.deep.get(position)
+
     def _check(self) -> None:
         """Holds exactly the positions of its depth, keys increasing, and every score above
         the deepest stones is its moves' best: a ``ValueError`` naming what is wrong."""

@@ -307,13 +307,7 @@ class _Search:
         if known is not None:
             return known
         if self.book is not None:
-            pons = (
-                self.book.get(self.shape.book_key(position))
-                if position[2] <= self.book.depth
-                else None
-                if self.book.deep is None
-                else self.book.deep.get(position)
-            )
+            pons = self.book.score_of(position)
             if pons is not None:
                 return engine_of(pons, position[2], self.shape.cells)
         self.nodes += 1
