@@ -101,6 +101,24 @@ def test_answers_do_not_change_with_the_books() -> None:
 
 
 @pytest.mark.both_backends
+def test_one_stone_past_the_book_its_bound_changes_no_answer() -> None:
+    """A 13-stone search starts from the bound the 12-ply book gives it (minus the best score
+    of the positions it follows): random 13-stone positions scored, and 12-stone ones
+    analysed (every column a 13-stone search), equal with and without the books."""
+    compared = 0
+    for line in random_lines(13, 13, 30):
+        try:
+            plain = RUST.score(line, book=None, node_limit=20_000_000, threads=1)
+        except SearchLimitExceeded:
+            continue
+        assert RUST.score(line) == plain, line
+        compared += 1
+    for line in random_lines(1212, 12, 6):
+        assert RUST.analyze(line) == RUST.analyze(line, book=None), line
+    assert compared >= 20
+
+
+@pytest.mark.both_backends
 def test_the_twin_reads_the_same_book_and_agrees_with_the_core() -> None:
     """Around the book's depth, where the twin's plain search is short: the same answers
     (not ``solve``, whose line the twin would search to the end of the game)."""

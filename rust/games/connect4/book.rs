@@ -106,6 +106,37 @@ impl Books<'_> {
         };
         allowed.contains(&score).then_some(score)
     }
+
+    /// A lower bound of the score of a position one stone past the 12-ply book, from the book's
+    /// scores of the positions it follows (one for each top stone of the player who moved
+    /// last): the side to move there chose among moves that include this one, so this
+    /// position's score is at least minus theirs. None off that ply or without the book.
+    #[inline]
+    pub fn parents_bound(&self, shape: &Shape, p: &Position) -> Option<i32> {
+        if self.deep.is_none() || p.moves != DEEP_STONES + 1 {
+            return None;
+        }
+        let mover = p.current ^ p.mask;
+        (0..shape.width)
+            .filter_map(|col| {
+                let stones = p.mask & shape.column(col);
+                let top = if stones == 0 {
+                    0
+                } else {
+                    1 << (63 - stones.leading_zeros())
+                };
+                if top & mover == 0 {
+                    return None;
+                }
+                let parent = Position {
+                    current: mover ^ top,
+                    mask: p.mask ^ top,
+                    moves: p.moves - 1,
+                };
+                self.score(shape, &parent).map(|score| -score)
+            })
+            .max()
+    }
 }
 
 #[cfg(test)]

@@ -400,6 +400,13 @@ impl<'a, 'b> Solver<'a, 'b> {
                 return Ok(alpha);
             }
         }
+        if let Some(bound) = self.books.parents_bound(self.shape, p) {
+            lower = lower.max(bound);
+            alpha = alpha.max(bound);
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
         let first_alpha = alpha;
         let visited = self.budget.nodes();
         // In a parallel search: this position is being searched (see `Busy`).
@@ -634,6 +641,11 @@ impl<'a, 'b> Solver<'a, 'b> {
         if weak {
             (min, max) = (-1, 1);
         }
+        // One stone past the 12-ply book, a bound that is often the score: tested first.
+        let mut bound = self.books.parents_bound(self.shape, p);
+        if let Some(bound) = bound {
+            min = min.max(bound);
+        }
         while min < max {
             // Halving, biased towards small scores, which are the cheap tests.
             let mut test = min + (max - min) / 2;
@@ -641,6 +653,9 @@ impl<'a, 'b> Solver<'a, 'b> {
                 test = min / 2;
             } else if test >= 0 && max / 2 > test {
                 test = max / 2;
+            }
+            if bound.take().is_some() {
+                test = min;
             }
             let found = self.search(p, test, test + 1)?;
             if found <= test {
