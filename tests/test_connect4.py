@@ -276,8 +276,14 @@ def test_node_limit(c4: Any) -> None:
 @pytest.mark.parametrize(
     ("position", "message"),
     [
-        ("1111111", "move 7 of '1111111': column 0 is full"),
-        ("8", "column 7 is off the board"),
+        ("1111111", "move 7 of '1111111': column 1 is full"),
+        ("8", "column 8 is off the board"),
+        ("0453", r"move 1 of '0453': column 0 is off the board \(columns are 1..7 here\)"),
+        (
+            "4453x",
+            r"^neither a move string \(columns from 1, digits only, as in '4453'\) nor a "
+            r"board \(rows of x o . or 1 2 0, top row first, split by /\): unknown symbol '4'",
+        ),
         ([[0, 1], [0, 0]], "above an empty cell"),
         ([[0, 0], [2, 0]], "first player"),
         ("", "width"),
@@ -400,7 +406,7 @@ def test_cli_reports_bad_lines_and_answers_the_rest() -> None:
     assert result.stderr.splitlines()[:4] == [
         "perfectplay connect4: line 1: move 8 of '12121212': the game is over (four in a row) "
         "before move 8",
-        "perfectplay connect4: line 3: move 7 of '1111111': column 0 is full",
+        "perfectplay connect4: line 3: move 7 of '1111111': column 1 is full",
         "perfectplay connect4: line 4: the game is over after the last move of '1212121' (four "
         "in a row)",
         result.stderr.splitlines()[3],

@@ -110,9 +110,12 @@ def _rows_of(positions: Sequence[Any]) -> tuple[npt.NDArray[np.uint8], dict[str,
     return rows, {**shared, **arrays}
 
 
-def check_action(action: Any, count: int) -> int:
-    """An action index 0..count-1 (an int or numpy integer, never a bool)."""
+def check_action(action: Any, count: int, move: str = "") -> int:
+    """An action index 0..count-1 (an int or numpy integer, never a bool); ``move`` says what
+    a move of the game is when its moves are these indices (``"a column number 0..6"``)."""
     if isinstance(action, bool) or not hasattr(action, "__index__"):
+        if move:
+            raise TypeError(f"a move is {move}, not {type(action).__name__} {action!r}")
         raise TypeError(f"action must be an int, not {type(action).__name__}")
     index = int(action.__index__())
     if not 0 <= index < count:

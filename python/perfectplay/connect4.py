@@ -174,7 +174,7 @@ class Position(BasePosition[int]):
         return action
 
     def _action_of_move(self, move: Any) -> int:
-        return check_action(move, self.cols)
+        return check_action(move, self.cols, f"a column number 0..{self.cols - 1}")
 
     @property
     def legal_moves(self) -> tuple[int, ...]:

@@ -16,8 +16,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import dask.array as da
 import numpy as np
+
+from perfectplay.errors import missing_extra
+
+try:
+    import dask.array as da
+except ImportError as error:
+    raise missing_extra(error, "dask") from error
 
 from perfectplay._registry import game as find_game
 

@@ -3,7 +3,7 @@
 Both backends raise these very classes (the compiled core imports them from here).
 """
 
-__all__ = ["IllegalPosition", "SearchLimitExceeded"]
+__all__ = ["IllegalPosition", "SearchLimitExceeded", "missing_extra"]
 
 
 class IllegalPosition(ValueError):
@@ -12,3 +12,12 @@ class IllegalPosition(ValueError):
 
 class SearchLimitExceeded(RuntimeError):
     """A search needed more nodes than the caller's ``node_limit``."""
+
+
+def missing_extra(error: ImportError, extra: str) -> ImportError:
+    """The error for an integration whose optional dependency is not installed: what is
+    missing and the command that installs it (raise it ``from`` the original)."""
+    return ImportError(
+        f"perfectplay.{extra} needs {error.name or 'a package'}, which is not installed: "
+        f"pip install 'perfectplay[{extra}]' (from a clone: pip install '.[{extra}]')"
+    )

@@ -36,10 +36,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+from perfectplay.errors import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as error:
+    raise missing_extra(error, "gym") from error
 
 from perfectplay._position import BasePosition
 from perfectplay._registry import DEFAULT_REPLY_NODE_LIMIT, GAMES, game

@@ -19,7 +19,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyspiel
+from perfectplay.errors import missing_extra
+
+try:
+    import pyspiel
+except ImportError as error:
+    raise missing_extra(error, "openspiel") from error
 
 from perfectplay._position import BasePosition
 from perfectplay._registry import GAMES, Game

@@ -257,7 +257,10 @@ class Tablebase:
         bad: dict[int, Exception] = {}
         if isinstance(boards, np.ndarray):
             if boards.dtype.kind not in "iu":
-                raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+                raise TypeError(
+                    f"boards must be an integer array, not {boards.dtype}: "
+                    "convert it with .astype(numpy.uint8)"
+                )
             if boards.ndim != 3 or boards.shape[1:] != (self.rows, self.cols):
                 raise ValueError(
                     f"boards must have shape (N, {self.rows}, {self.cols}) for this tablebase, "

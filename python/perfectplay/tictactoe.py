@@ -101,7 +101,7 @@ class Position(MarkPosition[int]):
         return tuple(self._legal)  # moves are the cells themselves
 
     def _action_of_move(self, move: Any) -> int:
-        return check_action(move, 9)
+        return check_action(move, 9, "a cell number 0..8 (3 * row + col)")
 
     def _restore(self, state: tuple[Any, ...]) -> None:
         _, _, _, x, o = state

@@ -51,7 +51,7 @@ impl<'py> Boards<'py> {
             };
             let name = dtype.str()?;
             return Err(PyTypeError::new_err(format!(
-                "{what} must be {wanted} array, not {name}"
+                "{what} must be {wanted} array, not {name}: convert it with .astype(numpy.uint8)"
             )));
         }
         if !dims.contains(&array.ndim()) {

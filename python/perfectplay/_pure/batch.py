@@ -67,7 +67,10 @@ def array_cells(
     """The cells of an integer (or bool) array as ints in C order, with its shape."""
     if not (array.dtype.kind in "iu" or (bools and array.dtype.kind == "b")):
         wanted = "an integer or bool" if bools else "an integer"
-        raise TypeError(f"{what} must be {wanted} array, not {array.dtype}")
+        raise TypeError(
+            f"{what} must be {wanted} array, not {array.dtype}: "
+            "convert it with .astype(numpy.uint8)"
+        )
     if array.dtype.kind == "u" and array.dtype.itemsize == 8:
         array = np.minimum(array, np.uint64(2**63 - 1))
     return tuple(array.shape), [int(v) for v in np.ascontiguousarray(array, np.int64).ravel()]

@@ -123,20 +123,25 @@ HUGE_COLUMN = -(2**63)
 
 
 def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Position:
-    """Plays columns (0-based) from the empty board; a bad move is a ValueError naming it."""
+    """Plays columns (0-based) from the empty board; a bad move is a ValueError naming it,
+    its column numbered as the caller wrote it (from 1 in a move string ``shown``)."""
     position: Position = (0, 0, 0)
     over = False
+    first = 0 if shown is None else 1
     for index, col in enumerate(columns):
         where = f"move {index + 1} of {shown!r}" if shown is not None else f"move {index + 1}"
         if over:
             raise ValueError(f"{where}: the game is over (four in a row) before move {index + 1}")
         if not 0 <= col < shape.width:
-            shown_col = "a column of 64 bits or more" if col == HUGE_COLUMN else f"column {col}"
+            shown_col = (
+                "a column of 64 bits or more" if col == HUGE_COLUMN else f"column {col + first}"
+            )
             raise ValueError(
-                f"{where}: {shown_col} is off the board (columns are 0..{shape.width - 1} here)"
+                f"{where}: {shown_col} is off the board "
+                f"(columns are {first}..{shape.width - 1 + first} here)"
             )
         if not shape.landing(position) & shape.column(col):
-            raise ValueError(f"{where}: column {col} is full")
+            raise ValueError(f"{where}: column {col + first} is full")
         position = shape.play(position, col)
         if shape.is_won(position) or position[2] == shape.cells:
             over = True
@@ -145,6 +150,13 @@ def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Po
 
 def _describe(char: str) -> str:
     return f"'{char}'" if "!" <= char <= "~" else f"U+{ord(char):04X}"
+
+
+#: What a text that is no position was expected to be (both backends say it).
+NEITHER = (
+    "neither a move string (columns from 1, digits only, as in '4453') nor a board "
+    "(rows of x o . or 1 2 0, top row first, split by /)"
+)
 
 
 def _is_move_text(text: str) -> bool:
@@ -179,7 +191,12 @@ def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Posit
         return shape, _play_columns(shape, columns, None)
     if isinstance(item, list) and any(isinstance(i, bool) for i in item):
         raise TypeError("a column must be an int, not bool")
-    rows, cols, marks = read_mark_grid(item)
+    try:
+        rows, cols, marks = read_mark_grid(item)
+    except ValueError as error:
+        if isinstance(item, str) and not isinstance(error, IllegalPosition):
+            raise ValueError(f"{NEITHER}: {error}") from None
+        raise
     for name, given, actual in (("width", size[0], cols), ("height", size[1], rows)):
         if given is not None and given != actual:
             raise ValueError(

@@ -78,7 +78,9 @@ class Board:
             raise ValueError(f"{name} ({row}, {col}) is off the {self.rows}x{self.cols} board")
         cell = row * self.cols + col
         if not self.footholds >> cell & 1:
-            raise ValueError(f"{name} ({row}, {col}) is on a hole")
+            raise ValueError(
+                f"{name} ({row}, {col}) is on a hole: pieces stand on footholds, cells of 1"
+            )
         return cell
 
     def row_col(self, cell: int) -> tuple[int, int]:

@@ -48,7 +48,9 @@ def _read(board: Any) -> tuple[int, int]:
     if isinstance(item, str):
         cells = reader.read_text(item, marks)
         if cells != 9:
-            raise ValueError(f"board has {cells} cells, expected 9")
+            raise ValueError(
+                f"board has {cells} cells, expected 9 (3 rows of 3, such as 'xx./oo./...')"
+            )
     elif isinstance(item, list) and len(item) == 9:
         marks = [reader.read_cell(cell) for cell in item]
     elif isinstance(item, list) and len(item) == 3:
@@ -140,7 +142,10 @@ def is_valid_final(board: Any) -> bool:
 def _array_rows(boards: np.ndarray[Any, Any]) -> list[Any]:
     """The rows of a batch array of shape (N, 9) or (N, 3, 3), checked, as lists of 9 codes."""
     if boards.dtype.kind not in "iu":
-        raise TypeError(f"boards must be an integer array, not {boards.dtype}")
+        raise TypeError(
+            f"boards must be an integer array, not {boards.dtype}: "
+            "convert it with .astype(numpy.uint8)"
+        )
     if boards.ndim not in (2, 3) or boards.shape[1:] not in ((9,), (3, 3)):
         raise ValueError(f"boards must have shape (N, 9) or (N, 3, 3), got {list(boards.shape)}")
     rows: list[Any] = boards.reshape(len(boards), 9).tolist()

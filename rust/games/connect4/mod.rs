@@ -253,11 +253,13 @@ pub const HUGE_COLUMN: i64 = i64::MIN;
 
 /// Plays `columns` (0-based) from the empty board. A column off the board, a full column or a
 /// move after the game ended is a [`BadMove`]; so is a move completing four when `last_wins`
-/// is false (Pons' solver refuses such a line).
+/// is false (Pons' solver refuses such a line). Messages number the columns from `first`, as
+/// the caller wrote them (1 in a move string, 0 in a list of columns).
 pub fn play_columns(
     shape: &Shape,
     columns: impl IntoIterator<Item = i64>,
     last_wins: bool,
+    first: i64,
 ) -> std::result::Result<Position, BadMove> {
     let mut position = Position::EMPTY;
     let mut over = false;
@@ -273,22 +275,23 @@ pub fn play_columns(
             let shown = if col == HUGE_COLUMN {
                 "a column of 64 bits or more".to_owned()
             } else {
-                format!("column {col}")
+                format!("column {}", col + first)
             };
             return bad(format!(
-                "{shown} is off the board (columns are 0..{} here)",
-                shape.width - 1
+                "{shown} is off the board (columns are {first}..{} here)",
+                i64::from(shape.width) - 1 + first
             ));
         }
+        let written = col + first;
         let col = col as u32;
         if !position.can_play(shape, col) {
-            return bad(format!("column {col} is full"));
+            return bad(format!("column {written} is full"));
         }
         position = position.play_cell(position.landing(shape) & shape.column(col));
         // No four stood before this move, so a four now is this move's.
         if position.is_won(shape) {
             if !last_wins {
-                return bad(format!("column {col} completes four"));
+                return bad(format!("column {written} completes four"));
             }
             over = true;
         }
@@ -489,6 +492,10 @@ pub const DEFAULT: (i128, i128) = (7, 6);
 
 /// Is `text` a move string (digits only, once the ASCII whitespace around them is dropped:
 /// `"4453\n"` too) rather than a board drawn as rows?
+/// What a text that is no position was expected to be (both backends say it).
+const NEITHER: &str = "neither a move string (columns from 1, digits only, as in '4453') nor a \
+                       board (rows of x o . or 1 2 0, top row first, split by /)";
+
 fn is_move_text(text: &str) -> bool {
     text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
         .chars()
@@ -506,7 +513,8 @@ pub fn parse_position(
 ) -> Result<(Shape, Position)> {
     let on_default = || Shape::new(size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1));
     let moves = |shape: Shape, columns: Vec<i64>, text: Option<&str>| {
-        let position = play_columns(&shape, columns, true).map_err(|bad| {
+        let first = if text.is_some() { 1 } else { 0 };
+        let position = play_columns(&shape, columns, true, first).map_err(|bad| {
             let shown = match text {
                 Some(text) => format!("move {} of '{text}'", bad.index + 1),
                 None => format!("move {}", bad.index + 1),
@@ -547,7 +555,12 @@ pub fn parse_position(
             Err(Error::WrongType("a column must be an int, not bool".into()))
         }
         _ => {
-            let grid = read_mark_grid(item)?;
+            let grid = read_mark_grid(item).map_err(|error| match (item, error) {
+                (Item::Text(_), Error::Malformed(why)) => {
+                    Error::Malformed(format!("{NEITHER}: {why}"))
+                }
+                (_, error) => error,
+            })?;
             let (width, height) = (grid.cols as i128, grid.rows as i128);
             for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
                 if let Some(given) = given
@@ -602,17 +615,19 @@ mod tests {
         let shape = seven_by_six();
         let columns = columns_of_text("4453").unwrap();
         assert_eq!(columns, vec![3, 3, 4, 2]);
-        let position = play_columns(&shape, columns, false).unwrap();
+        let position = play_columns(&shape, columns, false, 1).unwrap();
         assert_eq!(position.moves, 4);
         let full = columns_of_text("1111111").unwrap();
-        assert_eq!(play_columns(&shape, full, false).unwrap_err().index, 6);
+        assert_eq!(play_columns(&shape, full, false, 1).unwrap_err().index, 6);
         // 1212121: the first player's fourth stone in column 1 completes four.
         let four = columns_of_text("1212121").unwrap();
         assert_eq!(
-            play_columns(&shape, four.clone(), false).unwrap_err().index,
+            play_columns(&shape, four.clone(), false, 1)
+                .unwrap_err()
+                .index,
             6
         );
-        assert!(play_columns(&shape, four, true).unwrap().is_won(&shape));
+        assert!(play_columns(&shape, four, true, 1).unwrap().is_won(&shape));
         assert!(columns_of_text("12a").is_err());
         assert!(Shape::new(8, 8).is_err() && Shape::new(8, 7).is_ok() && Shape::new(0, 3).is_err());
     }

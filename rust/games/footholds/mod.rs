@@ -236,7 +236,9 @@ pub fn parse_location(location: &Item, name: &str, board: &Board) -> Result<u8> 
     }
     let cell = board.cell(row as usize, col as usize);
     if board.footholds >> cell & 1 == 0 {
-        return malformed!("{name} ({row}, {col}) is on a hole");
+        return malformed!(
+            "{name} ({row}, {col}) is on a hole: pieces stand on footholds, cells of 1"
+        );
     }
     Ok(cell)
 }

@@ -70,7 +70,9 @@ pub fn code_of(board: &Item) -> Result<usize> {
         Item::Text(text) => {
             let cells = reader.read_text(text, &mut marks)?;
             if cells != CELLS {
-                return malformed!("board has {cells} cells, expected 9");
+                return malformed!(
+                    "board has {cells} cells, expected 9 (3 rows of 3, such as 'xx./oo./...')"
+                );
             }
         }
         Item::Seq(items) if items.len() == CELLS => {
