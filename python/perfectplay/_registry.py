@@ -86,6 +86,8 @@ class Game:
     read: Callable[[str, Mapping[str, Any]], Any] | None = None
     #: What ``read`` takes, for help texts.
     read_help: str = ""
+    #: What each of ``options`` is, for help texts (its default is added where it is shown).
+    option_help: Mapping[str, str] = field(default_factory=dict)
 
     def module(self) -> types.ModuleType:
         """``perfectplay.<name>``: the chosen backend's functions and the ``Position``."""
@@ -222,6 +224,11 @@ GAMES: dict[str, Game] = {
             parse={"rows": parse_int, "cols": parse_int, "k": parse_int},
             read=lambda text, options: GAMES["mnk"].position(text, options["k"]),
             read_help="rows of x o . joined by / such as 'x.../.o../..../....'",
+            option_help={
+                "rows": "rows of the board",
+                "cols": "columns of the board",
+                "k": "marks in a row that win",
+            },
         ),
         Game(
             "connect4",
@@ -244,6 +251,7 @@ GAMES: dict[str, Game] = {
                 text, width=options["width"], height=options["height"]
             ),
             read_help="Pons' move string (columns 1-7 such as '4453') or rows of x o . top first",
+            option_help={"width": "columns of the board", "height": "rows of the board"},
         ),
         Game(
             "footholds",
@@ -257,6 +265,11 @@ GAMES: dict[str, Game] = {
             parse={"board": str, "aloc": _location, "bloc": _location},
             read=_read_footholds,
             read_help="BOARD ALOC BLOC [A|B] such as '111/111/111 1,0 1,2 A' (1 foothold, 0 hole)",
+            option_help={
+                "board": "rows of 1 (foothold) and 0 (hole) split by /, such as 111/101/111",
+                "aloc": "A's cell ROW,COL, such as 1,0",
+                "bloc": "B's cell ROW,COL, such as 1,2",
+            },
         ),
     )
 }

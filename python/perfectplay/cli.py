@@ -366,10 +366,19 @@ def _version() -> str:
     return __version__
 
 
+BACKEND_HELP = (
+    f"which implementation answers: rust (the compiled core) or python (the pure-Python "
+    f"twin) (default: {BACKEND})"
+)
+THREADS_HELP = "worker threads (default: every CPU this process may use)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="perfectplay",
-        description="Perfect answers for judge problems on small two-player games.",
+        description="Two-player games solved perfectly: judge formats, batch labels, "
+        "tablebases, opening books, a stress tester for judge solutions and a board. "
+        "perfectplay COMMAND --help tells more of each.",
     )
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {_version()} ({BACKEND} backend)"
@@ -381,72 +390,136 @@ def _parser() -> argparse.ArgumentParser:
             name, help=summary, description=summary, epilog=judge_format.input_format
         )
         command.add_argument(
-            "input", nargs="?", default="-", help="input file (default: standard input)"
+            "input",
+            nargs="?",
+            default="-",
+            help="the input file, in the format below (default: standard input)",
         )
-        command.add_argument(
-            "--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}"
-        )
+        command.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
         if name == "connect4":
             command.add_argument(
-                "-a", "--analyze", action="store_true", help="the score of every column"
+                "-a",
+                "--analyze",
+                action="store_true",
+                help="print the score of every column, as Pons' -a (default: the position's)",
             )
             command.add_argument(
-                "-w", "--weak", action="store_true", help="only win, draw or loss (1, 0, -1)"
+                "-w",
+                "--weak",
+                action="store_true",
+                help="print only the sign: 1 win, 0 draw, -1 loss (default: the exact score)",
             )
-            command.add_argument("--width", type=int, default=None, help="columns (default 7)")
-            command.add_argument("--height", type=int, default=None, help="rows (default 6)")
+            command.add_argument(
+                "--width", type=int, default=None, help="columns of the board (default 7)"
+            )
+            command.add_argument(
+                "--height", type=int, default=None, help="rows of the board (default 6)"
+            )
     summary = "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first"
     mnk = commands.add_parser("mnk", help=summary, description=summary)
-    mnk.add_argument("shape", type=_shape, metavar="ROWSxCOLS")
-    mnk.add_argument("k", type=int, metavar="K")
-    mnk.add_argument("board", nargs="?", help="rows of x o . split by / (default: the empty board)")
-    mnk.add_argument("--node-limit", type=int, default=None, help="give up after N nodes")
-    mnk.add_argument("--table-mb", type=float, default=None, help="transposition table size")
-    mnk.add_argument("--json", action="store_true", help="one JSON object instead of text")
-    mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    mnk.add_argument("shape", type=_shape, metavar="ROWSxCOLS", help="the board, such as 4x4")
+    mnk.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 3")
+    mnk.add_argument(
+        "board",
+        nargs="?",
+        help="the position: rows of x o . split by /, such as x.../.o../..../.... "
+        "(default: the empty board)",
+    )
+    mnk.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="give up after this many search nodes, exit status 1 (default: no limit)",
+    )
+    mnk.add_argument(
+        "--table-mb",
+        type=float,
+        default=None,
+        help="the transposition table's size in MiB (default: by the board, at most 96)",
+    )
+    mnk.add_argument(
+        "--json", action="store_true", help="print one JSON object (default: lines of text)"
+    )
+    mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
     summary = "label many positions: a .npy of boards in, a .npz of BatchSolution arrays out"
     label = commands.add_parser("label", help=summary, description=summary)
-    label.add_argument("game", choices=tuple(GAMES))
-    label.add_argument("boards", metavar="BOARDS.npy")
-    label.add_argument("-o", "--output", required=True, metavar="LABELS.npz")
-    label.add_argument("--k", type=int, help="m,n,k: k in a row wins")
-    label.add_argument("--alocs", metavar="A.npy", help="footholds: A's cells, (N, 2) or (2,)")
-    label.add_argument("--blocs", metavar="B.npy", help="footholds: B's cells, (N, 2) or (2,)")
-    label.add_argument("--threads", type=int, default=None, help="default: every CPU")
-    label.add_argument("--node-limit", type=int, default=None, help="per position")
-    label.add_argument("--moves", action="store_true", help="also each move's value and plies")
-    label.add_argument("--errors", choices=("raise", "mask"), default="raise")
-    label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    label.add_argument("game", choices=tuple(GAMES), help="the game of the boards")
+    label.add_argument(
+        "boards",
+        metavar="BOARDS.npy",
+        help="the boards, as batch_solve takes them: (N, rows, cols) codes, such as uint8",
+    )
+    label.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="LABELS.npz",
+        help="the labels' file, written whole or not at all",
+    )
+    label.add_argument("--k", type=int, help="m,n,k: marks in a row that win (required there)")
+    label.add_argument(
+        "--alocs", metavar="A.npy", help="footholds: A's cells, (N, 2) or (2,) (required there)"
+    )
+    label.add_argument(
+        "--blocs", metavar="B.npy", help="footholds: B's cells, (N, 2) or (2,) (required there)"
+    )
+    label.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    label.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="search nodes a position may use; past it the row fails (default: no limit)",
+    )
+    label.add_argument(
+        "--moves",
+        action="store_true",
+        help="also every move's value and plies (default: the positions' alone)",
+    )
+    label.add_argument(
+        "--errors",
+        choices=("raise", "mask"),
+        default="raise",
+        help="raise: stop at the first bad row; mask: mark it in status and go on (default: raise)",
+    )
+    label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
     summary = "strongly solve whole m,n,k games: build, report, probe, verify tablebase files"
     table = commands.add_parser("tablebase", help=summary, description=summary)
     actions = table.add_subparsers(dest="action", required=True, metavar="ACTION")
     make = actions.add_parser("build", help="solve every position of a game into FILE")
-    make.add_argument("shape", type=_shape, metavar="ROWSxCOLS")
-    make.add_argument("k", type=int, metavar="K")
-    make.add_argument("-o", "--output", required=True, metavar="FILE")
-    make.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    make.add_argument(
+        "shape", type=_shape, metavar="ROWSxCOLS", help="the board, such as 4x4 (20 cells at most)"
+    )
+    make.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 4")
+    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the table to write")
+    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
     report = actions.add_parser("stats", help="the whole game: counts by value and plies")
-    report.add_argument("file", metavar="FILE")
+    report.add_argument("file", metavar="FILE", help="a table of tablebase build")
     probe = actions.add_parser("probe", help="solve one position from the table")
-    probe.add_argument("file", metavar="FILE")
-    probe.add_argument("board", metavar="BOARD", help="rows of x o . split by /")
+    probe.add_argument("file", metavar="FILE", help="a table of tablebase build")
+    probe.add_argument(
+        "board", metavar="BOARD", help="rows of x o . split by /, such as x.../..../..../...."
+    )
     check_file = actions.add_parser(
         "verify", help="check FILE: its checksums and a sample of entries against the rules"
     )
-    check_file.add_argument("file", metavar="FILE")
+    check_file.add_argument("file", metavar="FILE", help="a table of tablebase build")
     check_file.add_argument(
-        "--deep", action="store_true", help="check every entry against its children (slow)"
+        "--deep",
+        action="store_true",
+        help="check every entry against its children, slower (default: a sample)",
     )
-    check_file.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
     summary = "Connect Four opening books: build FILE, or verify one"
     books = commands.add_parser("openings", help=summary, description=summary)
     actions = books.add_subparsers(dest="action", required=True, metavar="ACTION")
     make = actions.add_parser("build", help="solve every position of DEPTH stones or fewer")
-    make.add_argument("--depth", type=int, required=True, help="stones played, at most")
-    make.add_argument("--width", type=int, default=7, help="columns (default 7)")
-    make.add_argument("--height", type=int, default=6, help="rows (default 6)")
-    make.add_argument("-o", "--output", required=True, metavar="FILE")
-    make.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    make.add_argument(
+        "--depth", type=int, required=True, help="the most stones of a book's position, such as 6"
+    )
+    make.add_argument("--width", type=int, default=7, help="columns of the board (default 7)")
+    make.add_argument("--height", type=int, default=6, help="rows of the board (default 6)")
+    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
+    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
     make.add_argument(
         "--checkpoint",
         default=None,
@@ -464,7 +537,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         nargs="?",
         default=None,
-        help="a book of `openings build`; without it, the packaged 7x6 book and the 12-ply book",
+        help="a book of `openings build` (default: the packaged 7x6 book and the 12-ply book)",
     )
     check_file.add_argument(
         "--sample", type=int, default=4, help="positions to re-solve (default 4)"
@@ -472,7 +545,7 @@ def _parser() -> argparse.ArgumentParser:
     check_file.add_argument(
         "--seed", type=int, default=0, help="which positions are drawn (default 0)"
     )
-    check_file.add_argument("--threads", type=int, default=None, help="default: every CPU")
+    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
         "stress",
@@ -489,23 +562,26 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--python",
         metavar="FILE:FUNCTION",
-        help="footholds: test solution(board, aloc, bloc) -> int in FILE",
+        help="footholds: test solution(board, aloc, bloc) -> int in FILE, such as "
+        "sol.py:solution (default: the COMMAND after --)",
     )
-    check.add_argument("--seed", type=int, default=None, help="default: random, printed")
+    check.add_argument(
+        "--seed", type=int, default=None, help="the random seed (default: random, printed)"
+    )
     check.add_argument("--cases", type=int, default=1000, help="cases to try (default 1000)")
     check.add_argument(
         "--duration",
         type=_seconds,
         default=None,
         metavar="SECONDS",
-        help="try cases for this long instead of --cases",
+        help="try cases for this many seconds instead of --cases (default: --cases)",
     )
     check.add_argument(
         "--time-limit",
         type=_seconds,
         default=2.0,
         metavar="SECONDS",
-        help="per run of the program (default 2)",
+        help="seconds a run of the program may take; past it its processes are killed (default 2)",
     )
     check.add_argument(
         "--max-size",
@@ -522,19 +598,49 @@ def _parser() -> argparse.ArgumentParser:
         help="cases per run where the format has several (default 100)",
     )
     check.add_argument("--jobs", type=int, default=None, help="runs at once (default: the CPUs)")
-    check.add_argument("--save", metavar="PATH", help="write the minimal failing input here")
-    check.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=f"default: {BACKEND}")
+    check.add_argument(
+        "--save",
+        metavar="PATH",
+        help="write the minimal failing input here, to replay it (default: not written)",
+    )
+    check.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
     summary = "serve the analysis board in the browser (needs perfectplay[web])"
     serve = commands.add_parser("serve", help=summary, description=summary)
-    serve.add_argument("--host", default="127.0.0.1", help="where to listen (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="default 8000 (0: any free port)")
-    serve.add_argument("--open", action="store_true", help="open the board in a browser")
     serve.add_argument(
-        "--tablebase", action="append", default=[], metavar="FILE", help="m,n,k answers from FILE"
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on; any other lets other machines in, such as 0.0.0.0 for "
+        "a lab network (default 127.0.0.1)",
     )
-    serve.add_argument("--node-limit", type=_positive, default=None, help="nodes per search")
-    serve.add_argument("--time-limit", type=_seconds, default=None, help="seconds per request")
-    serve.add_argument("--workers", type=_positive, default=None, help="search processes")
+    serve.add_argument(
+        "--port", type=int, default=8000, help="the port, 0 for any free one (default 8000)"
+    )
+    serve.add_argument(
+        "--open", action="store_true", help="open the board in the browser (default: do not)"
+    )
+    serve.add_argument(
+        "--tablebase",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="answer m,n,k positions of its size from FILE, a table of tablebase build; "
+        "may be repeated (default: none)",
+    )
+    serve.add_argument(
+        "--node-limit",
+        type=_positive,
+        default=None,
+        help="search nodes a request may use; past it the answer is 422 (default 500000)",
+    )
+    serve.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        help="seconds a request may take, the wait for a worker included (default 5)",
+    )
+    serve.add_argument(
+        "--workers", type=_positive, default=None, help="search processes (default: one a CPU)"
+    )
     serve.add_argument(
         "--header-timeout",
         type=_seconds,
@@ -550,15 +656,50 @@ def _parser() -> argparse.ArgumentParser:
     )
     summary = "play a game in the terminal against the perfect agent"
     play = commands.add_parser("play", help=summary, description=summary)
-    play.add_argument("game", choices=list(GAMES), help="the game")
-    for option in sorted({name for game in GAMES.values() for name in game.options}):
-        play.add_argument(f"--{option}", default=None, help="the game's option (see its Position)")
-    play.add_argument("--start", default="", help="a position to start from (as the board pastes)")
-    play.add_argument("--skill", type=float, default=1.0, help="the agent's skill, 0..1")
-    play.add_argument("--as", dest="human", default=None, help="your side (default: the first)")
-    play.add_argument("--seed", type=int, default=None, help="the agent's random seed")
-    play.add_argument("--node-limit", type=_positive, default=None, help="nodes per search")
+    play.add_argument("game", choices=list(GAMES), help="the game to play")
+    for option, help_text in _game_options().items():
+        play.add_argument(f"--{option}", default=None, help=help_text)
+    play.add_argument(
+        "--start",
+        default="",
+        help="a position to start from, as the board's Position box reads it, such as 4453 "
+        "for Connect Four (default: the game's start)",
+    )
+    play.add_argument(
+        "--skill",
+        type=float,
+        default=1.0,
+        help="the agent's skill, from 0 (random moves) to 1 (perfect) (default 1)",
+    )
+    play.add_argument(
+        "--as",
+        dest="human",
+        default=None,
+        help="your side: x or o, A or B in footholds (default: the first player)",
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, help="the agent's random seed (default: random)"
+    )
+    play.add_argument(
+        "--node-limit",
+        type=_positive,
+        default=None,
+        help="search nodes a reply may use (default: no limit)",
+    )
     return parser
+
+
+def _game_options() -> dict[str, str]:
+    """``perfectplay play``'s game options and their help: what each game's registry entry
+    says of it, with the game and its default."""
+    helps: dict[str, list[str]] = {}
+    for game in GAMES.values():
+        for name, default in game.options.items():
+            shown = ",".join(map(str, default)) if isinstance(default, tuple) else default
+            helps.setdefault(name, []).append(
+                f"{game.title}: {game.option_help[name]} (default {shown})"
+            )
+    return {name: "; ".join(texts) for name, texts in sorted(helps.items())}
 
 
 def _positive(text: str) -> int:
