@@ -2,10 +2,10 @@
 PYTHON ?= python
 SHARED ?= ../shared
 
-.PHONY: help dev format lint test test-python test-rust fuzz bench figures ci data wheel sdist
+.PHONY: help dev format lint test test-python test-rust fuzz bench figures ci data wheel sdist docs
 
 help:
-	@echo "make dev | format | lint | test | test-python | test-rust | fuzz | bench | figures | ci | data | wheel | sdist"
+	@echo "make dev | format | lint | test | test-python | test-rust | fuzz | bench | figures | ci | data | wheel | sdist | docs"
 
 # The manylinux wheel: zig (the ziglang package) links against glibc 2.17's symbols, so the
 # wheel runs on every x86-64 Linux with glibc 2.17 or newer; abi3, one wheel for CPython 3.10+.
@@ -27,15 +27,15 @@ dev:  ## install the package in place with the development tools
 
 format:
 	cargo fmt
-	ruff format python tests benches
-	ruff check --fix python tests benches
+	ruff format python tests benches docs
+	ruff check --fix python tests benches docs
 
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --no-default-features -- -D warnings
-	ruff check python tests benches
-	ruff format --check python tests benches
+	ruff check python tests benches docs
+	ruff format --check python tests benches docs
 	mypy
 	$(PYTHON) -m mypy.stubtest perfectplay._core
 
@@ -63,3 +63,6 @@ ci:
 
 data:  ## copy the shared test data (computed by an independent solver) into tests/data
 	cp $(SHARED)/cases/tictactoe.jsonl $(SHARED)/cases/footholds.jsonl $(SHARED)/cases/judge_samples.json tests/data/
+
+docs:  ## the documentation site (docs/ and the docstrings) into site/, strictly
+	$(PYTHON) -m mkdocs build --strict
