@@ -38,6 +38,7 @@ lint:
 	ruff format --check python tests benches docs
 	mypy
 	$(PYTHON) -m mypy.stubtest perfectplay._core
+	lint-imports
 
 test-rust:  ## every core without Python
 	cargo test --release --no-default-features

@@ -184,7 +184,7 @@ def bitbully(lines: list[str], warm_up: bool, book: bool = False) -> tuple[list[
     from bitbully import bitbully_core  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     if book:
-        from perfectplay import openings
+        from perfectplay.connect4 import openings
 
         solver = bitbully_core.BitBullyCore(openings.deep_path())
         if not solver.isBookLoaded():

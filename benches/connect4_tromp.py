@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from perfectplay import connect4
-from perfectplay._pure.connect4 import Shape, codes_of
+from perfectplay.connect4.rules import Shape, codes_of
 
 UCI = {"win": 44_473, "draw": 6_449, "loss": 16_635}
 

@@ -63,7 +63,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    from perfectplay._backend import implementation
+    from perfectplay._kernel.backend import implementation
 
     api = implementation("footholds", args.backend)
     board = [[1] * args.size for _ in range(args.size)]

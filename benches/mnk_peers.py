@@ -68,11 +68,11 @@ result, depth, move = solve_with_iterative_deepening(
 print(result)
 """,
     "perfectplay rust": """
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 print(implementation("mnk", "rust").solve_empty({rows}, {cols}, {k}).value)
 """,
     "perfectplay python twin": """
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 print(implementation("mnk", "python").solve_empty({rows}, {cols}, {k}).value)
 """,
 }

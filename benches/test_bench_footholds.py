@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from footholds_boards import placements
-from perfectplay._backend import implementation
 from perfectplay._core import _testing
+from perfectplay._kernel.backend import implementation
 from tests_support import in_fresh_thread
 
 RUST = implementation("footholds", "rust")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 from tests_support import in_fresh_thread
 
 RUST = implementation("mnk", "rust")

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfectplay._backend import implementation
 from perfectplay._core import _testing
-from perfectplay._pure import mnk as pure_mnk
-from perfectplay._pure import tictactoe as pure_ttt
+from perfectplay._kernel.backend import implementation
+from perfectplay.mnk import twin as pure_mnk
+from perfectplay.tictactoe import twin as pure_ttt
 
 RUST = implementation("tictactoe", "rust")
 PYTHON = implementation("tictactoe", "python")

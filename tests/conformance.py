@@ -10,10 +10,10 @@ from typing import Any, NamedTuple
 
 from hypothesis import strategies as st
 
-from perfectplay._backend import implementation
-from perfectplay._pure import connect4 as pure_connect4
-from perfectplay._pure import footholds as pure_footholds
-from perfectplay._pure import mnk as pure_mnk
+from perfectplay._kernel.backend import implementation
+from perfectplay.connect4 import rules as connect4_rules
+from perfectplay.footholds import twin as pure_footholds
+from perfectplay.mnk import twin as pure_mnk
 from tests_support import footholds_replay
 
 
@@ -119,8 +119,8 @@ def connect4_positions(draw: st.DrawFn, most_empty: int = 12) -> tuple[list[int]
     """Columns played from the empty board of a 4..7 x 4..6 board, stopping at a four, with at
     most ``most_empty`` empty cells (so the twin's search stays quick)."""
     width, height = draw(st.integers(4, 7)), draw(st.integers(4, 6))
-    shape = pure_connect4.Shape(width, height)
-    position: pure_connect4.Position = (0, 0, 0)
+    shape = connect4_rules.Shape(width, height)
+    position: connect4_rules.Position = (0, 0, 0)
     columns: list[int] = []
     length = draw(st.integers(max(0, shape.cells - most_empty), shape.cells))
     while len(columns) < length:
@@ -138,8 +138,8 @@ def replay_columns(
 ) -> tuple[bool, str | None, int]:
     """Plays a line of columns by the twin's Connect Four rules, as ``replay_marks`` does."""
     columns, width, height = position
-    shape = pure_connect4.Shape(width, height)
-    state: pure_connect4.Position = (0, 0, 0)
+    shape = connect4_rules.Shape(width, height)
+    state: connect4_rules.Position = (0, 0, 0)
     for col in [*columns, *line]:
         assert col in shape.moves(state), f"illegal move {col}"
         state = shape.play(state, col)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from perfectplay._backend import BACKENDS, implementation
+from perfectplay._kernel.backend import BACKENDS, implementation
 
 DATA = Path(__file__).parent / "data"
 

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
 from perfectplay import BatchSolution, SearchLimitExceeded
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 
 ALLOWED = (ValueError, TypeError, MemoryError)
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from perfectplay import footholds, mnk, tictactoe
-from perfectplay._position import BasePosition
+from perfectplay._kernel.position import BasePosition
 from perfectplay.agents import PerfectAgent, RandomAgent
 from test_positions import POSITIONS
 

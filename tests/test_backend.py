@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import perfectplay
-from perfectplay import _backend
+from perfectplay._kernel import backend as _backend
 
 # Runs a snippet in a fresh interpreter where importing perfectplay._core fails.
 HIDE_CORE = """
@@ -93,12 +93,12 @@ def test_both_backends_offer_the_same_functions() -> None:
 
 
 @pytest.mark.compiled
-@pytest.mark.parametrize("module", ["tictactoe", "mnk", "connect4", "footholds", "tablebase"])
+@pytest.mark.parametrize("module", ["tictactoe", "mnk", "connect4", "footholds", "mnk.tablebase"])
 def test_the_core_takes_the_twins_arguments(module: str) -> None:
     # The core's stubs re-export the twin's signatures, so a type checker reads the twin's: each
     # compiled function must take the same parameters, of the same kinds, with the same defaults.
-    core = importlib.import_module(f"perfectplay._core.{module}")
-    twin = importlib.import_module(f"perfectplay._pure.{module}")
+    core = importlib.import_module(f"perfectplay._core.{module.rpartition('.')[2]}")
+    twin = importlib.import_module(f"perfectplay.{module}.twin")
     assert sorted(core.__all__) == sorted(twin.__all__)
     for name in twin.__all__:
         compiled = inspect.signature(getattr(core, name)).parameters.values()
@@ -111,7 +111,7 @@ def test_the_core_takes_the_twins_arguments(module: str) -> None:
 @pytest.mark.parametrize("game", ["tictactoe", "mnk", "connect4", "footholds"])
 def test_each_game_module_exports_its_twins_functions_and_position(game: str) -> None:
     public = importlib.import_module(f"perfectplay.{game}")
-    twin = importlib.import_module(f"perfectplay._pure.{game}")
+    twin = importlib.import_module(f"perfectplay.{game}.twin")
     assert sorted(public.__all__) == sorted(["Position", *twin.__all__])
     backend = _backend.implementation(game)
     for name in twin.__all__:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from conformance import footholds_positions, mark_positions
 from perfectplay import BatchSolution, IllegalPosition, SearchLimitExceeded
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 
 # Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
 pytestmark = pytest.mark.both_backends

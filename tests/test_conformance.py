@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import perfectplay
 from conformance import GAMES, Game, outcome_of
 from perfectplay import IllegalPosition, SearchLimitExceeded
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 
 # Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
 pytestmark = pytest.mark.both_backends

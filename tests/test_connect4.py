@@ -15,7 +15,7 @@ import pytest
 
 from conftest import DATA
 from perfectplay import IllegalPosition, SearchLimitExceeded, connect4, openings
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 from tests_support import perfectplay_command, stopped_by_ctrl_c
 
 RUST = implementation("connect4", "rust")
@@ -427,7 +427,7 @@ import _thread, os, signal, threading, time, warnings
 warnings.simplefilter("ignore", DeprecationWarning)  # forking with threads running (3.12+)
 # As in a terminal: a background CI job starts the interpreter with SIGINT ignored.
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 rust = implementation("connect4", "rust")
 reader, writer = os.pipe()
 

@@ -14,7 +14,7 @@ from dask.base import compute
 from distributed import Client, LocalCluster
 
 import perfectplay.dask
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 from test_batch import _random_game
 
 

@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfectplay import SearchLimitExceeded, openings
-from perfectplay._backend import implementation
-from perfectplay._pure.connect4 import Shape
+from perfectplay import SearchLimitExceeded
+from perfectplay._kernel.backend import implementation
+from perfectplay.connect4 import openings
+from perfectplay.connect4.rules import Shape
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -203,8 +204,16 @@ def test_a_damaged_truncated_or_missing_file_is_refused_with_the_fix(
 
 def test_book_arguments_are_checked_alike(c4: Any) -> None:
     for bad, kind, message in [
-        ("x", ValueError, "book must be 'packaged', None or a perfectplay.openings.Book, not 'x'"),
-        (5, TypeError, "book must be 'packaged', None or a perfectplay.openings.Book, not int"),
+        (
+            "x",
+            ValueError,
+            "book must be 'packaged', None or a perfectplay.openings.Book, not 'x'",
+        ),
+        (
+            5,
+            TypeError,
+            "book must be 'packaged', None or a perfectplay.openings.Book, not int",
+        ),
         (b"packaged", TypeError, "not bytes"),
     ]:
         with pytest.raises(kind, match=message):
@@ -231,7 +240,7 @@ def test_without_bitbully_databases_the_default_names_the_fix(backend: str) -> N
     code = (
         "from perfectplay import openings\n"
         "openings.deep_path = lambda: None\n"
-        "from perfectplay._backend import implementation\n"
+        "from perfectplay._kernel.backend import implementation\n"
         f"c4 = implementation('connect4', {backend!r})\n"
         "near_the_end = '2252576253462244111563365343671351441'\n"
         "print(c4.score(near_the_end, book=None), c4.score('1234', width=4, height=4))\n"

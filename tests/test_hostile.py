@@ -288,7 +288,7 @@ class LyingList(list):  # type: ignore[type-arg]
 
 @pytest.mark.both_backends
 def test_a_list_subclass_that_lies_is_read_as_it_is_on_both_backends() -> None:
-    from perfectplay._backend import implementation
+    from perfectplay._kernel.backend import implementation
 
     answers = []
     for backend in ("rust", "python"):

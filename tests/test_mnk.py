@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import pytest
 
 from perfectplay import IllegalPosition, SearchLimitExceeded
-from perfectplay._backend import implementation
+from perfectplay._kernel.backend import implementation
 
 # (rows, cols, k, value for X to move first, plies): draws fill the board.
 KNOWN = [

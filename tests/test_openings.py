@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfectplay import openings
-from perfectplay._backend import implementation
-from perfectplay._pure.connect4 import Shape, codes_of
+from perfectplay._kernel.backend import implementation
+from perfectplay.connect4 import openings
+from perfectplay.connect4.rules import Shape, codes_of
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -248,8 +248,7 @@ def test_a_stopped_build_goes_on_from_its_checkpoint(
 ) -> None:
     """Ctrl-C in the third chunk: the checkpoint holds the first two; built again, only the
     rest is solved, the book is the one a build in one go makes, and the checkpoint is gone."""
-    from perfectplay import connect4
-
+    connect4 = implementation("connect4")  # the backend's functions, which the build calls
     checkpoint = tmp_path / "build.checkpoint"
     solve = connect4.batch_solve
     solved: list[int] = []

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from perfectplay import IllegalPosition, Solution, footholds, mnk, tictactoe
-from perfectplay._position import BasePosition
+from perfectplay._kernel.position import BasePosition
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -40,7 +40,7 @@ def test_every_game_is_in_the_namespace_and_both_backends() -> None:
         for backend in ("rust", "python"):
             api = game.api(backend)
             assert callable(api.batch_solve) and callable(api.random_positions)
-        assert game.judge == tuple(f for f, spec in FORMATS.items() if spec.game == name)
+        assert dict(game.judge) == {f: spec for f, spec in FORMATS.items() if spec.game == name}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfectplay import BACKEND, IllegalPosition, mnk, tablebase
-from perfectplay._backend import implementation
+from perfectplay import BACKEND, IllegalPosition, mnk
+from perfectplay._kernel.backend import implementation
 from perfectplay.cli import main
+from perfectplay.mnk import tablebase
 from tests_support import stopped_by_ctrl_c
 
 WINDOWS: dict[tuple[int, int, int], list[int]] = {}
@@ -82,7 +83,7 @@ SMALL = [(3, 3, 3), (4, 3, 3), (3, 4, 3), (2, 4, 2)]
 def test_counts_agree_with_an_independent_enumeration(
     backend: str, game: tuple[int, int, int]
 ) -> None:
-    core = implementation("tablebase", backend)
+    core = implementation("mnk.tablebase", backend)
     data = core.build(*game)
     positions = reachable(*game)
     assert int(np.count_nonzero(data)) == len(positions)
@@ -95,15 +96,17 @@ def test_counts_agree_with_an_independent_enumeration(
 @pytest.mark.both_backends
 @pytest.mark.parametrize("game", SMALL, ids=str)
 def test_both_backends_build_the_same_bytes(game: tuple[int, int, int]) -> None:
-    rust = implementation("tablebase", "rust").build(*game)
-    python = implementation("tablebase", "python").build(*game)
+    rust = implementation("mnk.tablebase", "rust").build(*game)
+    python = implementation("mnk.tablebase", "python").build(*game)
     assert rust.tobytes() == python.tobytes()
 
 
 @pytest.mark.parametrize("game", [(3, 3, 3), (4, 3, 3), (3, 4, 3)], ids=str)
 def test_every_entry_equals_the_search(backend: str, game: tuple[int, int, int]) -> None:
     rows, cols, k = game
-    table = tablebase.Tablebase(rows, cols, k, implementation("tablebase", backend).build(*game))
+    table = tablebase.Tablebase(
+        rows, cols, k, implementation("mnk.tablebase", backend).build(*game)
+    )
     positions = sorted(reachable(*game))
     boards = codes(rows, cols, positions)
     if backend == "rust" and BACKEND == "rust":
@@ -122,8 +125,8 @@ def test_every_entry_equals_the_search(backend: str, game: tuple[int, int, int])
             assert np.array_equal(getattr(ours, field), getattr(theirs, field)), field
     else:
         # The twin's search, one memo for the whole game: every value and plies.
-        from perfectplay._pure import mnk as twin
-        from perfectplay._pure import score
+        from perfectplay._kernel import score
+        from perfectplay.mnk import twin as twin
 
         geometry = twin.Geometry(rows, cols, k)
         search = twin.Search(geometry)
@@ -170,11 +173,14 @@ def test_random_positions_of_4x4_equal_mnk_solve(game: tuple[int, int, int]) -> 
 
 @pytest.mark.both_backends
 def test_the_twin_probes_a_compiled_table_alike() -> None:
-    data = implementation("tablebase", "rust").build(4, 4, 4)
-    rust, python = implementation("tablebase", "rust"), implementation("tablebase", "python")
+    data = implementation("mnk.tablebase", "rust").build(4, 4, 4)
+    rust, python = (
+        implementation("mnk.tablebase", "rust"),
+        implementation("mnk.tablebase", "python"),
+    )
     rng = random.Random(3)
     positions = rng.sample(sorted(reachable(3, 3, 3)), 50)  # small boards only for the twin
-    small = implementation("tablebase", "rust").build(3, 3, 3)
+    small = implementation("mnk.tablebase", "rust").build(3, 3, 3)
     for x, o in positions:
         board = text(3, 3, x, o)
         assert rust.solve(small, 3, 3, 3, board) == python.solve(small, 3, 3, 3, board)
@@ -190,7 +196,7 @@ def test_the_twin_probes_a_compiled_table_alike() -> None:
 
 def test_mnk_functions_answer_from_a_table(backend: str) -> None:
     functions = implementation("mnk", backend)
-    table = tablebase.Tablebase(4, 3, 3, implementation("tablebase", backend).build(4, 3, 3))
+    table = tablebase.Tablebase(4, 3, 3, implementation("mnk.tablebase", backend).build(4, 3, 3))
     board = "x../.o./.../..."
     assert functions.solve(board, 3, tablebase=table) == mnk.solve(board, 3)
     assert functions.solve(board, 3, tablebase=table).nodes == 0
@@ -208,7 +214,7 @@ def test_mnk_functions_answer_from_a_table(backend: str) -> None:
 
 
 def test_batch_errors_raise_or_mask_like_the_search(backend: str) -> None:
-    table = tablebase.Tablebase(3, 3, 3, implementation("tablebase", backend).build(3, 3, 3))
+    table = tablebase.Tablebase(3, 3, 3, implementation("mnk.tablebase", backend).build(3, 3, 3))
     boards = np.array(
         [
             [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
@@ -237,7 +243,7 @@ def test_batch_errors_raise_or_mask_like_the_search(backend: str) -> None:
 
 
 def test_stats_report_the_whole_game(backend: str) -> None:
-    table = tablebase.Tablebase(4, 3, 3, implementation("tablebase", backend).build(4, 3, 3))
+    table = tablebase.Tablebase(4, 3, 3, implementation("mnk.tablebase", backend).build(4, 3, 3))
     stats = table.stats()
     positions = reachable(4, 3, 3)
     assert stats["reachable"] == len(positions) == sum(stats["by_value"].values())
@@ -266,7 +272,7 @@ def test_stats_report_the_whole_game(backend: str) -> None:
 
 
 def test_files_round_trip_and_load_lazily(tmp_path: Path, backend: str) -> None:
-    table = tablebase.Tablebase(4, 3, 3, implementation("tablebase", backend).build(4, 3, 3))
+    table = tablebase.Tablebase(4, 3, 3, implementation("mnk.tablebase", backend).build(4, 3, 3))
     path = tmp_path / "433.tb"
     table.save(path)
     loaded = tablebase.load(path)
@@ -397,7 +403,7 @@ except OSError as error:
 def test_forged_entries_are_errors_not_crashes(backend: str) -> None:
     """Random bytes where the entries should be (a file whose checksums were forged to fit):
     every answer is a ValueError naming the damage, never a crash or a panic."""
-    core = implementation("tablebase", backend)
+    core = implementation("mnk.tablebase", backend)
     data = np.random.default_rng(0).integers(0, 256, size=6046, dtype=np.uint8)
     with pytest.raises(ValueError, match="damaged"):
         core.solve(data, 3, 3, 3, ".../.../...")
@@ -411,7 +417,7 @@ def test_forged_entries_are_errors_not_crashes(backend: str) -> None:
 
 
 def test_a_table_of_another_board_refuses_the_board(backend: str) -> None:
-    table = tablebase.Tablebase(3, 3, 3, implementation("tablebase", backend).build(3, 3, 3))
+    table = tablebase.Tablebase(3, 3, 3, implementation("mnk.tablebase", backend).build(3, 3, 3))
     with pytest.raises(ValueError, match="the board is 4x3, but the tablebase is for 3x3"):
         table.solve("x../.../.../...")
     with pytest.raises(ValueError, match="k=3, not k=2"):
@@ -551,7 +557,7 @@ def _forged(path: Path, out: Path, change: Any) -> Path:
     to fit: what a forger (or a buggy writer) would produce."""
     table = tablebase.load(path)
     rows, cols, k, data = change(table.rows, table.cols, table.k, table.data.copy())
-    sizes = list(implementation("tablebase").sizes(rows, cols, k))
+    sizes = list(implementation("mnk.tablebase").sizes(rows, cols, k))
     crcs, start = [], 0
     for size in sizes:
         crcs.append(zlib.crc32(data[start : start + size].tobytes()))
@@ -618,7 +624,7 @@ def test_one_changed_entry_is_found_by_the_deep_check(
     assert main(["tablebase", "verify", str(built), "--deep"]) == 0
     assert "every entry agrees with the rules" in capsys.readouterr().out
     entries = tablebase.load(built).data
-    compiled = implementation("tablebase", "rust")
+    compiled = implementation("mnk.tablebase", "rust")
 
     def changed(index: int) -> np.ndarray[Any, Any]:
         data: np.ndarray[Any, Any] = entries.copy()
@@ -653,6 +659,6 @@ def test_both_backends_check_tables_alike(saved_433: Path, tmp_path: Path) -> No
         messages = set()
         for backend in ("rust", "python"):
             with pytest.raises(ValueError) as error:
-                implementation("tablebase", backend).check_sample(data, 4, 3, 3, 1024)
+                implementation("mnk.tablebase", backend).check_sample(data, 4, 3, 3, 1024)
             messages.add(str(error.value))
         assert len(messages) == 1, messages

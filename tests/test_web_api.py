@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from perfectplay import _backend, _play, tablebase
-from perfectplay._backend import BACKENDS
+from perfectplay import _play, tablebase
+from perfectplay._kernel import backend as _backend
+from perfectplay._kernel.backend import BACKENDS
 from perfectplay._registry import GAMES
 from web_server import Server, running
 

@@ -197,7 +197,8 @@ def test_keyboard_play_and_the_agent_reply(browser: webdriver.Chrome, server: Se
     board.click()
     ActionChains(browser).send_keys("5").perform()  # digit 5: cell 4
     wait_until(browser, lambda: played(browser) == 2, "the agent's reply")
-    first = browser.find_element(By.CSS_SELECTOR, "#movelist li").text
+    # Read in one script: the list is redrawn when the reply lands (a found element goes stale).
+    first = browser.execute_script("return document.querySelector('#movelist li').innerText")
     assert first == "4"
     ActionChains(browser).send_keys("u").perform()  # undo: the agent's reply
     wait_until(browser, lambda: played(browser) <= 2, "undone")

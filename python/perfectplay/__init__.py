@@ -11,9 +11,10 @@ import importlib
 import importlib.metadata
 
 from perfectplay import agents, tablebase
-from perfectplay._backend import BACKEND
-from perfectplay._registry import GAMES, Game
-from perfectplay._types import BatchSolution, Solution
+from perfectplay._kernel.backend import BACKEND
+from perfectplay._kernel.game import Game
+from perfectplay._kernel.types import BatchSolution, Solution
+from perfectplay._registry import GAMES
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
 try:

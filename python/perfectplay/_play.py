@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perfectplay._registry import Game
+from perfectplay._kernel.game import Game
 
 __all__ = ["Ranked", "options_from_text", "rank", "replay", "value_of"]
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from perfectplay import _play
-from perfectplay._registry import Game
+from perfectplay._kernel.game import Game
 from perfectplay.agents import PerfectAgent
 from perfectplay.errors import SearchLimitExceeded
 

@@ -18,7 +18,7 @@ import numbers
 import random
 from typing import Any, TypeVar
 
-from perfectplay._position import BasePosition
+from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES
 
 __all__ = ["PerfectAgent", "RandomAgent"]

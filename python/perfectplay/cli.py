@@ -22,10 +22,11 @@ import time
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from perfectplay._backend import BACKEND, BACKENDS, implementation
-from perfectplay._files import open_regular, write_whole
-from perfectplay._pure.args import to_item
-from perfectplay._pure.board_input import read_mark_grid
+from perfectplay import __version__, _play, _terminal, openings, stress, tablebase, web
+from perfectplay._kernel.args import to_item
+from perfectplay._kernel.backend import BACKEND, BACKENDS, implementation
+from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._registry import GAMES
 from perfectplay.errors import SearchLimitExceeded
 from perfectplay.judge import FORMATS, InputError, Options, numbered
@@ -190,8 +191,6 @@ def run_label(args: argparse.Namespace) -> int:
 
 def run_stress(args: argparse.Namespace) -> int:
     """``perfectplay stress PROBLEM [options] -- COMMAND``: see ``perfectplay.stress``."""
-    from perfectplay import stress
-
     name = f"perfectplay stress {args.problem}"
     try:
         if args.python is not None:
@@ -272,8 +271,6 @@ def _build_and_save(
 
 def run_tablebase(args: argparse.Namespace) -> int:
     """``perfectplay tablebase build|stats|probe|verify``."""
-    from perfectplay import tablebase
-
     name = f"perfectplay tablebase {args.action}"
     try:
         if args.action == "build":
@@ -314,8 +311,6 @@ def run_tablebase(args: argparse.Namespace) -> int:
 
 def run_openings(args: argparse.Namespace) -> int:
     """``perfectplay openings build|verify``."""
-    from perfectplay import openings
-
     name = f"perfectplay openings {args.action}"
     try:
         if args.action == "build":
@@ -361,8 +356,6 @@ def run_openings(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    from perfectplay import __version__
-
     return __version__
 
 
@@ -396,25 +389,8 @@ def _parser() -> argparse.ArgumentParser:
             help="the input file, in the format below (default: standard input)",
         )
         command.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
-        if name == "connect4":
-            command.add_argument(
-                "-a",
-                "--analyze",
-                action="store_true",
-                help="print the score of every column, as Pons' -a (default: the position's)",
-            )
-            command.add_argument(
-                "-w",
-                "--weak",
-                action="store_true",
-                help="print only the sign: 1 win, 0 draw, -1 loss (default: the exact score)",
-            )
-            command.add_argument(
-                "--width", type=int, default=None, help="columns of the board (default 7)"
-            )
-            command.add_argument(
-                "--height", type=int, default=None, help="rows of the board (default 6)"
-            )
+        for argument in judge_format.arguments:
+            command.add_argument(*argument.flags, **argument.settings)
     summary = "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first"
     mnk = commands.add_parser("mnk", help=summary, description=summary)
     mnk.add_argument("shape", type=_shape, metavar="ROWSxCOLS", help="the board, such as 4x4")
@@ -711,8 +687,6 @@ def _positive(text: str) -> int:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serves the board until Ctrl-C."""
-    from perfectplay import web
-
     limits = {
         name: value
         for name, value in (
@@ -740,8 +714,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """One game in the terminal."""
-    from perfectplay import _play, _terminal
-
     game = GAMES[args.game]
     names = {name for each in GAMES.values() for name in each.options}
     given = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
@@ -805,15 +777,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         print(f"{name}: {_one_line(_error_text(error))}", file=sys.stderr, flush=True)
 
-    options = Options(
-        args.backend,
-        report=report,
-        **{
-            flag: getattr(args, flag)
-            for flag in ("analyze", "weak", "width", "height")
-            if hasattr(args, flag)
-        },
-    )
+    flags = {}
+    for argument in judged.arguments:
+        dest = argument.settings.get("dest", argument.flags[-1].lstrip("-").replace("-", "_"))
+        flags[dest] = getattr(args, dest)
+    options = Options(args.backend, flags, report=report)
     name = f"perfectplay {args.command}"
     if sys.stdout is None:  # started with standard output closed (`>&-`)
         if sys.stderr is not None:

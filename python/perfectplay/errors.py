@@ -1,23 +1,7 @@
-"""The exceptions perfectplay raises beyond the built-in ``ValueError`` and ``TypeError``.
+"""The exceptions perfectplay raises beyond the built-in ``ValueError`` and ``TypeError``:
+``IllegalPosition`` and ``SearchLimitExceeded`` (both backends raise these very classes), and
+``missing_extra``, the error of an integration whose framework is not installed."""
 
-Both backends raise these very classes (the compiled core imports them from here).
-"""
+from perfectplay._kernel.errors import IllegalPosition, SearchLimitExceeded, missing_extra
 
 __all__ = ["IllegalPosition", "SearchLimitExceeded", "missing_extra"]
-
-
-class IllegalPosition(ValueError):
-    """A well-formed board that cannot arise in play; the message says why."""
-
-
-class SearchLimitExceeded(RuntimeError):
-    """A search needed more nodes than the caller's ``node_limit``."""
-
-
-def missing_extra(error: ImportError, extra: str) -> ImportError:
-    """The error for an integration whose optional dependency is not installed: what is
-    missing and the command that installs it (raise it ``from`` the original)."""
-    return ImportError(
-        f"perfectplay.{extra} needs {error.name or 'a package'}, which is not installed: "
-        f"pip install 'perfectplay[{extra}]' (from a clone: pip install '.[{extra}]')"
-    )

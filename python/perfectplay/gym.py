@@ -47,8 +47,9 @@ try:
 except ImportError as error:
     raise missing_extra(error, "gym") from error
 
-from perfectplay._position import BasePosition
-from perfectplay._registry import DEFAULT_REPLY_NODE_LIMIT, GAMES, game
+from perfectplay._kernel.game import DEFAULT_REPLY_NODE_LIMIT
+from perfectplay._kernel.position import BasePosition
+from perfectplay._registry import GAMES, game
 from perfectplay.agents import PerfectAgent
 
 __all__ = ["DEFAULT_NODE_LIMIT", "ConnectFourEnv", "GameEnv", "MNKEnv", "TicTacToeEnv"]

@@ -26,8 +26,9 @@ try:
 except ImportError as error:
     raise missing_extra(error, "openspiel") from error
 
-from perfectplay._position import BasePosition
-from perfectplay._registry import GAMES, Game
+from perfectplay._kernel.game import Game
+from perfectplay._kernel.position import BasePosition
+from perfectplay._registry import GAMES
 from perfectplay.agents import PerfectAgent
 
 __all__ = ["PerfectBot", "position_from_state"]

@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay._position import BasePosition
-from perfectplay._registry import GAMES, Game, PettingZooGame
+from perfectplay._kernel.game import Game, PettingZooGame
+from perfectplay._kernel.position import BasePosition
+from perfectplay._registry import GAMES
 from perfectplay.agents import PerfectAgent
 from perfectplay.errors import IllegalPosition
 

@@ -39,10 +39,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from perfectplay import footholds, judge, tictactoe
-from perfectplay._backend import BACKEND
-from perfectplay._files import write_whole
-from perfectplay._pure import mnk as rules
+from perfectplay._kernel.backend import BACKEND
+from perfectplay._kernel.files import write_whole
+from perfectplay._play import rank
 from perfectplay.errors import IllegalPosition
+from perfectplay.mnk import twin as rules
 
 __all__ = ["PROBLEMS", "Failure", "StressResult", "check", "generate", "render", "run"]
 
@@ -610,8 +611,6 @@ def _grid(board: Board) -> list[str]:
 
 def _ranked_moves(position: Any) -> str:
     """Every move of a position, best first, with its value for the side making it."""
-    from perfectplay._play import rank
-
     words = {1: "wins", 0: "draws", -1: "loses"}
     return ", ".join(f"{move.move} {words[move.value]} in {move.plies}" for move in rank(position))
 

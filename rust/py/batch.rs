@@ -58,7 +58,7 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 /// The `perfectplay.BatchSolution` of the columns (the arrays take over the columns' memory).
 pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
     static BATCH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    let class = BATCH.import(py, "perfectplay._types", "BatchSolution")?;
+    let class = BATCH.import(py, "perfectplay._kernel.types", "BatchSolution")?;
     let shape = [columns.rows, columns.moves_per_row];
     fn optional<'py>(
         present: bool,

@@ -51,14 +51,14 @@ struct Call {
 }
 
 /// The books a call reads: none, the packaged ones (copied once a process), or a given
-/// `perfectplay.openings.Book`.
+/// `perfectplay.connect4.openings.Book`.
 enum BookChoice {
     None,
     Packaged(&'static OwnedBooks),
     Given(BookColumns),
 }
 
-/// The columns of a `perfectplay.openings.Book` (read-only numpy arrays), held for a call,
+/// The columns of a `perfectplay.connect4.openings.Book` (read-only numpy arrays), held for a call,
 /// with those of its 12-ply book when it has one.
 struct BookColumns {
     keys: Py<PyArray1<u64>>,
@@ -67,7 +67,7 @@ struct BookColumns {
     deep: Option<DeepColumns>,
 }
 
-/// The columns of a `perfectplay.openings.DeepBook`.
+/// The columns of a `perfectplay.connect4.openings.DeepBook`.
 struct DeepColumns {
     codes: Py<PyArray1<i32>>,
     scores: Py<PyArray1<i8>>,
@@ -87,7 +87,7 @@ struct BorrowedDeep<'py> {
     scores: PyReadonlyArray1<'py, i8>,
 }
 
-/// The packaged books, copied out of `perfectplay.openings.packaged()` (which finds, reads and
+/// The packaged books, copied out of `perfectplay.connect4.openings.packaged()` (which finds, reads and
 /// checks them) at the first call that reads them, then shared by every thread.
 struct OwnedBooks {
     keys: Vec<u64>,
@@ -105,7 +105,7 @@ impl OwnedBooks {
             return Ok(books);
         }
         let book = py
-            .import("perfectplay.openings")?
+            .import("perfectplay.connect4.openings")?
             .call_method0("packaged")?;
         let columns = BookColumns::of(&book)?;
         let borrowed = columns.borrow(py)?;
@@ -159,7 +159,7 @@ impl BookChoice {
 }
 
 impl BookColumns {
-    /// The columns of a `perfectplay.openings.Book`.
+    /// The columns of a `perfectplay.connect4.openings.Book`.
     fn of(book: &Bound<'_, PyAny>) -> PyResult<BookColumns> {
         let keys = book.getattr("keys")?.cast_into::<PyArray1<u64>>()?;
         let scores = book.getattr("scores")?.cast_into::<PyArray1<i8>>()?;

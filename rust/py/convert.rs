@@ -166,12 +166,12 @@ fn sequence_item<'py>(
     Ok(Item::Seq(converted))
 }
 
-/// A validator of the twin's `perfectplay._pure.args`: the rules for unusual scalar arguments
+/// A validator of the twin's `perfectplay._kernel.args`: the rules for unusual scalar arguments
 /// are written once, there, and both backends call them.
 fn validator<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     static ARGS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     let module = ARGS.get_or_try_init(py, || {
-        PyResult::Ok(py.import("perfectplay._pure.args")?.unbind())
+        PyResult::Ok(py.import("perfectplay._kernel.args")?.unbind())
     })?;
     module.bind(py).getattr(name)
 }
@@ -222,7 +222,7 @@ pub fn table_mb_arg(table_mb: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usiz
 
 fn solution_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     static SOLUTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    SOLUTION.import(py, "perfectplay._types", "Solution")
+    SOLUTION.import(py, "perfectplay._kernel.types", "Solution")
 }
 
 /// How a game shows its players and moves in Python.

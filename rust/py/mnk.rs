@@ -29,7 +29,7 @@ register_functions!(
     random_positions
 );
 
-/// `tablebase=`: a `perfectplay.tablebase.Tablebase` answers instead of the search (the same
+/// `tablebase=`: a `perfectplay.mnk.tablebase.Tablebase` answers instead of the search (the same
 /// Python method on both backends, so both check and answer alike).
 fn given<'a, 'py>(tablebase: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
     tablebase.filter(|table| !table.is_none())

@@ -1,7 +1,7 @@
 //! The only code that knows Python: one file per game binds its functions into a submodule of
 //! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, `connect4`, `tablebase` and the private `_testing`), and
 //! `convert` holds what they share. Result types and exception classes are the Python
-//! package's own (`perfectplay._types`, `perfectplay.errors`), so both backends return and
+//! package's own (`perfectplay._kernel.types`, `perfectplay.errors`), so both backends return and
 //! raise the very same classes.
 
 /// A game file's `register`: adds each of its named `#[pyfunction]`s to its submodule.

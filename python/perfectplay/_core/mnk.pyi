@@ -1,4 +1,4 @@
 # The compiled functions take the twin's arguments, name for name and default for default
 # (tests/test_backend.py holds them together), so the twin's signatures are their types.
-from perfectplay._pure.mnk import *
-from perfectplay._pure.mnk import __all__ as __all__
+from perfectplay.mnk.twin import *
+from perfectplay.mnk.twin import __all__ as __all__

@@ -1,4 +1,4 @@
 # The compiled functions take the twin's arguments, name for name and default for default
 # (tests/test_backend.py holds them together), so the twin's signatures are their types.
-from perfectplay._pure.tictactoe import *
-from perfectplay._pure.tictactoe import __all__ as __all__
+from perfectplay.tictactoe.twin import *
+from perfectplay.tictactoe.twin import __all__ as __all__

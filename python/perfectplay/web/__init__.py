@@ -37,7 +37,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
-from perfectplay._registry import game, parse_int
+from perfectplay import tablebase
+from perfectplay._kernel.game import parse_int
+from perfectplay._registry import game
 from perfectplay.errors import SearchLimitExceeded
 from perfectplay.web import _jobs
 from perfectplay.web._pool import Abandoned, Busy, Failed, Pool, TooSlow
@@ -137,8 +139,6 @@ def create_app(
         from starlette.routing import Route
     except ImportError as error:
         raise ImportError(_NEEDS) from error
-
-    from perfectplay import tablebase
 
     if isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1:
         raise ValueError(f"node_limit must be a positive int, got {node_limit!r}")

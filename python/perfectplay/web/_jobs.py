@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from perfectplay import _play
-from perfectplay._position import _CELL, _MARGIN, VALUE_STYLE
-from perfectplay._registry import GAMES, Game, game
+from perfectplay._kernel.game import Game
+from perfectplay._kernel.position import _CELL, _MARGIN, VALUE_STYLE
+from perfectplay._registry import GAMES, game
 from perfectplay.agents import PerfectAgent
 
 __all__ = ["Request", "agent", "analyze", "describe_games", "examples", "position", "stats"]

@@ -14,6 +14,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
+from perfectplay import tablebase
+from perfectplay.web import _jobs
+
 __all__ = ["Abandoned", "Busy", "Failed", "Pool", "TooSlow"]
 
 _POLL = 0.02  # seconds between two looks at a running search
@@ -43,8 +46,6 @@ def _work(connection: Connection, node_limit: int, tablebase_paths: Sequence[str
     """A search process: answers jobs until the server closes its end (or dies)."""
     # Ctrl-C in the server's terminal reaches the whole process group; the server ends us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from perfectplay import tablebase
-    from perfectplay.web import _jobs
 
     searcher = _jobs.Searcher(node_limit, [tablebase.load(path) for path in tablebase_paths])
     while True:

@@ -1,5 +1,5 @@
 //! Opening books a search stops at. A book of perfectplay's own (`Book`): Pons' score of every
-//! position with at most `depth` stones, built and checked by `perfectplay.openings` (Python),
+//! position with at most `depth` stones, built and checked by `perfectplay.connect4.openings` (Python),
 //! read here as two sorted columns; a position and its mirror image share one entry, under the
 //! smaller of their keys. The community's 12-ply book of 7x6 (`DeepBook`, from
 //! `bitbully-databases`): Pons' score of every position of exactly 12 stones where nobody has

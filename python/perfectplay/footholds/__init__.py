@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay._position import RowColPosition, backend_functions
-from perfectplay._pure.footholds import Board as _Board
-from perfectplay._types import Solution
+from perfectplay._kernel.position import RowColPosition, backend_functions
+from perfectplay._kernel.types import Solution
+from perfectplay.footholds.twin import Board as _Board
 
 __all__ = ["Position", "analyze", "batch_solve", "random_positions", "solve", "total_moves"]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.footholds import (
+    from perfectplay.footholds.twin import (
         analyze,
         batch_solve,
         random_positions,

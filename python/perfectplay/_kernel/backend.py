@@ -16,8 +16,6 @@ __all__ = ["BACKEND", "BACKENDS", "implementation"]
 
 Backend = Literal["rust", "python"]
 BACKENDS: tuple[Backend, ...] = ("rust", "python")
-# Each backend's modules besides one a game (the registry's): the tablebase functions.
-EXTRA_MODULES = ("tablebase",)
 
 
 def _choose() -> Backend:
@@ -50,14 +48,22 @@ def _choose() -> Backend:
 BACKEND: Backend = _choose()
 
 
-def implementation(game: str, backend: str = BACKEND) -> types.ModuleType:
-    """The functions of one game from one backend, as attributes (``value``, ``solve``, ...):
-    the module ``perfectplay._core.<game>`` or ``perfectplay._pure.<game>``."""
-    from perfectplay._registry import GAMES
-
-    if game not in GAMES and game not in EXTRA_MODULES:
-        raise ValueError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+def implementation(name: str, backend: str = BACKEND) -> types.ModuleType:
+    """The functions of one game (or of one of its parts, such as ``"mnk.tablebase"``) from one
+    backend, as attributes (``value``, ``solve``, ...): the compiled module
+    ``perfectplay._core.<last part of name>`` or the twin ``perfectplay.<name>.twin``."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected 'rust' or 'python'")
-    package = "perfectplay._pure" if backend == "python" else "perfectplay._core"
-    return importlib.import_module(f"{package}.{game}")
+    if not isinstance(name, str) or not all(part.isidentifier() for part in name.split(".")):
+        raise ValueError(f"unknown game {name!r}")
+    module = (
+        f"perfectplay.{name}.twin"
+        if backend == "python"
+        else f"perfectplay._core.{name.rpartition('.')[2]}"
+    )
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name is not None and module.startswith(missing.name):
+            raise ValueError(f"unknown game {name!r}") from None
+        raise

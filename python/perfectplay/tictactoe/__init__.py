@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from perfectplay._position import backend_functions, check_action
-from perfectplay._pure import mnk as rules
-from perfectplay._pure.tictactoe import _read as read_board
-from perfectplay._types import Solution
+from perfectplay._kernel.position import backend_functions, check_action
+from perfectplay._kernel.types import Solution
 from perfectplay.mnk import MarkPosition, geometry
+from perfectplay.mnk import twin as rules
+from perfectplay.tictactoe.twin import _read as read_board
 
 __all__ = [
     "Position",
@@ -43,7 +43,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.tictactoe import (
+    from perfectplay.tictactoe.twin import (
         analyze,
         batch_best_move,
         batch_solve,

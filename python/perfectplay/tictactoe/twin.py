@@ -10,11 +10,12 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from perfectplay._pure import batch, driver, mnk, score
-from perfectplay._pure.args import Long, to_item
-from perfectplay._pure.board_input import MarkReader, board_type_error
-from perfectplay._types import BatchSolution, Codes, Solution
+from perfectplay._kernel import batch, driver, score
+from perfectplay._kernel.args import Long, to_item
+from perfectplay._kernel.board_input import MarkReader, board_type_error
+from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition
+from perfectplay.mnk import twin as mnk
 
 if TYPE_CHECKING:
     import numpy as np

@@ -18,11 +18,11 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from perfectplay._position import GridPosition, RowColPosition, backend_functions
-from perfectplay._pure import args
-from perfectplay._pure import mnk as rules
-from perfectplay._pure.board_input import read_mark_grid
-from perfectplay._types import Solution
+from perfectplay._kernel import args
+from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.position import GridPosition, RowColPosition, backend_functions
+from perfectplay._kernel.types import Solution
+from perfectplay.mnk import twin as rules
 
 __all__ = [
     "Position",
@@ -37,7 +37,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.mnk import (
+    from perfectplay.mnk.twin import (
         analyze,
         batch_solve,
         best_move,

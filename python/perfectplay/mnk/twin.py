@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from perfectplay._pure import args, batch, driver, score
-from perfectplay._pure.args import MAX_CELLS, to_item
-from perfectplay._pure.board_input import read_mark_grid
-from perfectplay._types import BatchSolution, Codes, Solution
+from perfectplay._kernel import args, batch, driver, score
+from perfectplay._kernel.args import MAX_CELLS, to_item
+from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
 __all__ = [

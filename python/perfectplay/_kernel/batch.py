@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from perfectplay._pure import args
-from perfectplay._types import BatchSolution
-from perfectplay.errors import SearchLimitExceeded
+from perfectplay._kernel import args
+from perfectplay._kernel.errors import SearchLimitExceeded
+from perfectplay._kernel.types import BatchSolution
 
 Row = TypeVar("Row")
 Label = tuple[int, int, list[int], dict[int, tuple[int, int]]]

@@ -27,7 +27,8 @@ from xml.sax.saxutils import escape
 import numpy as np
 import numpy.typing as npt
 
-from perfectplay._types import Solution
+from perfectplay._kernel.backend import implementation
+from perfectplay._kernel.types import Solution
 
 __all__ = ["BasePosition", "RowColPosition", "accepts_positions", "check_action"]
 
@@ -48,8 +49,6 @@ VALUE_STYLE = {
 def backend_functions(game: str) -> dict[str, Any]:
     """The chosen backend's functions of ``game``, by the names of its twin's ``__all__``, for a
     public module to take as its own; ``batch_solve`` also takes a list of ``Position``s."""
-    from perfectplay._backend import implementation
-
     functions = implementation(game)
     names = implementation(game, "python").__all__
     found = {name: getattr(functions, name) for name in names}

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
-from perfectplay._pure import score
-from perfectplay._types import Solution
+from perfectplay._kernel import score
+from perfectplay._kernel.types import Solution
 
 Position = TypeVar("Position")
 Move = TypeVar("Move")

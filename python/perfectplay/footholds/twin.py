@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay._pure import args, batch, driver, score
-from perfectplay._pure.args import to_item, type_word
-from perfectplay._pure.board_input import I64, CellReader, describe_char, read_grid
-from perfectplay._types import BatchSolution, Codes, Int64s, Solution
+from perfectplay._kernel import args, batch, driver, score
+from perfectplay._kernel.args import to_item, type_word
+from perfectplay._kernel.board_input import I64, CellReader, describe_char, read_grid
+from perfectplay._kernel.types import BatchSolution, Codes, Int64s, Solution
 from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["analyze", "batch_solve", "random_positions", "solve", "total_moves"]

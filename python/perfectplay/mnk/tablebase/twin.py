@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay._pure import args, batch, driver, score
-from perfectplay._pure.args import to_item
-from perfectplay._pure.board_input import read_mark_grid
-from perfectplay._pure.mnk import PLAYING, WON, Geometry, marks_to_masks, status, x_to_move
-from perfectplay._types import Codes, Solution
+from perfectplay._kernel import args, batch, driver, score
+from perfectplay._kernel.args import to_item
+from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.types import Codes, Solution
 from perfectplay.errors import IllegalPosition
+from perfectplay.mnk.twin import PLAYING, WON, Geometry, marks_to_masks, status, x_to_move
 
 __all__ = [
     "analyze",

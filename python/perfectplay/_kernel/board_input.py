@@ -12,7 +12,7 @@ import re
 from abc import ABC, abstractmethod
 from typing import Generic, TypeVar
 
-from perfectplay._pure.args import MAX_CELLS, Item, Long, type_word
+from perfectplay._kernel.args import MAX_CELLS, Item, Long, type_word
 
 SEPARATORS = frozenset(" \t\n\r\x0b\x0c/|,")
 EMPTY, X, O = 0, 1, 2  # noqa: E741 (the game's own names)

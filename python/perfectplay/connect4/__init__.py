@@ -34,10 +34,10 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay._position import BasePosition, backend_functions, check_action
-from perfectplay._pure import args
-from perfectplay._pure import connect4 as rules
-from perfectplay._types import Solution
+from perfectplay._kernel import args
+from perfectplay._kernel.position import BasePosition, backend_functions, check_action
+from perfectplay._kernel.types import Solution
+from perfectplay.connect4 import rules
 
 __all__ = [
     "Position",
@@ -55,7 +55,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay._pure.connect4 import (
+    from perfectplay.connect4.twin import (
         analyze,
         batch_solve,
         best_move,

@@ -1,0 +1,575 @@
+"""Connect Four opening books: Pons' score of every position with at most ``depth`` stones.
+
+>>> from perfectplay import connect4, openings
+>>> book = openings.build(3, width=4, height=4)
+>>> len(book), book.depth
+(37, 3)
+>>> connect4.score("", width=4, height=4, book=book)   # answered from the book
+0
+
+``build`` solves every position with exactly ``depth`` stones on every core (a mirror image
+once) and takes the shallower ones from them by the rules (a position's score is the best of
+its moves'); ``connect4``'s ``solve``, ``analyze``, ``best_move``, ``best_moves``,
+``value``, ``score`` and ``batch_solve`` take ``book=`` (on 7x6 they read the packaged books
+unless given another or ``book=None``) and answer a position the book holds at once, in the
+search itself, so a position one stone past the book is searched only as deep as its moves.
+Answers never change with a book, only the time. ``save`` writes a versioned file with a
+checksum; ``load`` reads one and checks it before it answers: its size, checksum and order,
+that it holds exactly the positions of its depth, that every score above the deepest
+stones follows from the scores below by the rules, and that every deepest score is one its
+stones allow (the deepest are otherwise trusted to the checksum;
+``verify(sample)`` re-solves some). ``packaged()`` is the 7x6 book that ships with
+perfectplay, built by ``perfectplay openings build`` (see the README for its depth and what
+it took), with the community's 12-ply book attached (``deep()``, below).
+
+**The 12-ply book** is the one of ``bitbully-databases`` (Markus Thill, MIT licence, a
+dependency pinned to version 0.0.2): the exact distance to the end of every 7x6 position of
+12 stones where nobody has won and the side to move cannot win at once, a mirror image once
+(4,200,899 entries, 21,004,495 bytes). ``deep()`` loads it once a process and checks it before
+the first answer: the file's size and SHA-256, its keys in increasing order, and every score
+one the stones on the board allow (a win ends on a stone of the winner's parity, after the
+12th and by the 42nd); ``DeepBook.verify(sample)`` re-solves a seeded random sample with the
+search alone. A 7x6 search then stops at 12 stones: positions with fewer are searched down to
+the book, and those the packaged book holds are answered at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import io
+import os
+import struct
+import zipfile
+import zlib
+from importlib import resources, util
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from perfectplay._kernel import score
+from perfectplay._kernel.backend import implementation
+from perfectplay._kernel.batch import flag, progress_bar
+from perfectplay._kernel.files import open_regular, write_whole
+from perfectplay.connect4.rules import Position, Shape, pons_of
+
+__all__ = ["FORMAT_VERSION", "Book", "DeepBook", "build", "deep", "load", "load_deep", "packaged"]
+
+MAGIC = b"PPC4BK\r\n"  # the line-end bytes catch text-mode damage, as PNG's do
+FORMAT_VERSION = 1
+# magic, version, width, height, depth, reserved, entries
+_FIXED = struct.Struct("<8sIBBBBQ")
+_CHECKSUM = struct.Struct("<I")
+PACKAGED = "connect4-7x6.book"
+PACKAGED_SIZE = (7, 6)  # the board size of the packaged book
+
+
+class Book:
+    """Pons' scores of every position of one board with at most ``depth`` stones, a position
+    and its mirror image under the smaller key (``keys`` increasing, ``scores`` beside them,
+    both read-only numpy arrays)."""
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        depth: int,
+        keys: npt.NDArray[np.uint64],
+        scores: npt.NDArray[np.int8],
+        *,
+        path: str | None = None,
+        deep: DeepBook | None = None,
+    ) -> None:
+        self.shape = Shape(width, height)
+        self.width, self.height, self.depth = width, height, depth
+        keys, scores = np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8)
+        keys.flags.writeable = scores.flags.writeable = False
+        self.keys, self.scores, self.path = keys, scores, path
+        if deep is not None and (width, height) != DEEP_SIZE:
+            raise ValueError(f"the 12-ply book is for 7x6 boards, not {width}x{height}")
+        #: The 12-ply book searches stop at, or None.
+        self.deep = deep
+        self._check()
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __repr__(self) -> str:
+        where = f", {self.path!r}" if self.path else ""
+        size = f"{self.width}x{self.height} depth {self.depth}"
+        return f"<Book {size}: {len(self):,} positions{where}>"
+
+    @functools.cached_property
+    def by_key(self) -> dict[int, int]:
+        """{key: score} (see ``Shape.book_key``), for lookups from Python."""
+        return dict(zip(self.keys.tolist(), self.scores.tolist(), strict=True))
+
+    def get(self, key: int) -> int | None:
+        """The score held under ``key`` (see ``Shape.book_key``), or None."""
+        return self.by_key.get(key)
+
+    def score_of(self, position: Position) -> int | None:
+        """Pons' score of ``position`` if this book, or the 12-ply book attached to it, holds
+        it; else None."""
+        if position[2] <= self.depth:
+            return self.get(self.shape.book_key(position))
+        return None if self.deep is None else self.deep.get(position)
+
+    def _check(self) -> None:
+        """Holds exactly the positions of its depth, keys increasing, and every score above
+        the deepest stones is its moves' best: a ``ValueError`` naming what is wrong."""
+        name = f"{self.path}: " if self.path else ""
+        if not 0 <= self.depth <= self.shape.cells:
+            raise ValueError(f"{name}depth {self.depth} is not within the board's cells")
+        if len(self.keys) != len(self.scores):
+            raise ValueError(f"{name}{len(self.keys)} keys but {len(self.scores)} scores")
+        if len(self.keys) > 1 and not bool(np.all(self.keys[1:] > self.keys[:-1])):
+            raise ValueError(f"{name}the keys are not in increasing order")
+        levels = _levels(self.shape, self.depth)
+        expected = sum(len(level) for level in levels)
+        if expected != len(self.keys):
+            raise ValueError(
+                f"{name}a depth-{self.depth} book of {self.width}x{self.height} holds "
+                f"{expected:,} positions, not {len(self.keys):,}"
+            )
+        scores = self.by_key
+        for level in levels:
+            for key in level:
+                if key not in scores:
+                    raise ValueError(f"{name}position {key:#x} is missing")
+        # The deepest scores are the only ones not backed up from others: each must be one the
+        # stones allow (an edit the checksum was recomputed for must not become a wrong answer).
+        for key, (position, text) in levels[-1].items():
+            low, high = score_range(self.shape, position)
+            if not low <= scores[key] <= high:
+                raise ValueError(
+                    f"{name}position {text or 'the empty board'!r} scores {scores[key]}, but "
+                    f"its stones allow only {low} to {high}: the file was altered"
+                )
+        for moves, level in enumerate(levels[:-1]):
+            for key, (position, _) in level.items():
+                if scores[key] != _backed_up(self.shape, position, scores):
+                    raise ValueError(
+                        f"{name}the score of position {key:#x} ({moves} stones) is not the best "
+                        "of its moves' scores: the file was altered"
+                    )
+
+    def save(self, path: str) -> None:
+        """Writes the book to ``path``, whole or not at all."""
+
+        def write(file: Any) -> None:
+            file.write(_encode(self))
+
+        write_whole(path, write)
+        self.path = str(path)
+
+    def verify(self, sample: int = 16, *, seed: int = 0, threads: Any = None) -> None:
+        """Re-solves ``sample`` random positions of the deepest stones (without the book); a
+        ``ValueError`` naming the first that disagrees."""
+        connect4 = implementation("connect4")
+        deepest = [(key, text) for key, (_, text) in _levels(self.shape, self.depth)[-1].items()]
+        chosen = np.random.default_rng(seed).permutation(len(deepest))[: max(0, int(sample))]
+        picked = [deepest[i] for i in chosen]
+        solved = connect4.batch_solve(
+            [text for _, text in picked],
+            width=self.width,
+            height=self.height,
+            threads=threads,
+            book=None,
+        )
+        scores = self.by_key
+        for (key, text), value, plies in zip(picked, solved.value, solved.plies, strict=True):
+            found = _pons(int(value), int(plies), self.depth, self.shape.cells)
+            if found != scores[key]:
+                raise ValueError(
+                    f"{self.path or 'the book'}: position {text!r} scores {found}, the book says "
+                    f"{scores[key]}"
+                )
+
+
+DEEP_SIZE = (7, 6)  # the board of the 12-ply book
+DEEP_STONES = 12
+DEEP_DISTRIBUTION = "bitbully-databases"
+DEEP_VERSION = "0.0.2"
+DEEP_FILE = "assets/book_12ply_distances.dat"
+DEEP_BYTES = 21_004_495
+DEEP_SHA256 = "1e01874dbb9b296a96baa2f5483ae69333ac7009377b34b222f112d9d8e89704"
+_REINSTALL = (
+    f"reinstall it (pip install --force-reinstall {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or "
+    "pass book=None to search without a book"
+)
+# An entry: a 4-byte big-endian key of the stones, then the distance byte.
+_DEEP_ENTRY = np.dtype([("code", ">i4"), ("value", "i1")])
+
+
+class DeepBook:
+    """The community's 12-ply 7x6 book (``bitbully-databases``, MIT): Pons' score of every
+    position of 12 stones where nobody has won and the side to move cannot win at once, a
+    mirror image once. ``codes`` are its keys (increasing int32: each column bottom up, a
+    first player's stone ``10``, a second player's ``11``, ``0`` closing the column, one more
+    ``0`` at the end), ``scores`` Pons' scores beside them, both read-only numpy arrays
+    (25 MB in all)."""
+
+    width, height, stones = 7, 6, DEEP_STONES
+
+    def __init__(self, codes: npt.NDArray[np.int32], scores: npt.NDArray[np.int8], path: str):
+        codes.flags.writeable = scores.flags.writeable = False
+        self.codes, self.scores, self.path = codes, scores, path
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __repr__(self) -> str:
+        return f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}>"
+
+    def get(self, position: Position) -> int | None:
+        """Pons' score of a 7x6 position of 12 stones (as ``Shape.play`` makes them), or None
+        when the book leaves it out."""
+        if position[2] != self.stones:
+            return None
+        for mirrored in (False, True):
+            # An int32 key: a Python int would make numpy convert the whole column first.
+            code = np.int32(deep_code(position, mirrored))
+            at = int(np.searchsorted(self.codes, code))
+            if at < len(self.codes) and int(self.codes[at]) == code:
+                return int(self.scores[at])
+        return None
+
+    def verify(self, sample: int = 16, *, seed: int = 0, threads: Any = None) -> None:
+        """Re-solves ``sample`` entries drawn at random (seeded) with the search alone; a
+        ``ValueError`` naming the first that disagrees."""
+        connect4 = implementation("connect4")
+        if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
+            raise ValueError(f"sample must be an int of at least 0, got {sample!r}")
+        rng = np.random.default_rng(seed)
+        chosen = rng.choice(len(self), size=min(sample, len(self)), replace=False)
+        boards = np.array([_deep_board(int(self.codes[at])) for at in chosen], dtype=np.uint8)
+        solved = connect4.batch_solve(boards, book=None, threads=threads)
+        cells = 42
+        for at, board, value, plies in zip(chosen, boards, solved.value, solved.plies, strict=True):
+            found = _pons(int(value), int(plies), self.stones, cells)
+            if found != int(self.scores[at]):
+                rows = "/".join("".join(".xo"[c] for c in row) for row in board)
+                raise ValueError(
+                    f"{self.path}: entry {int(at):,} ({rows}) scores {found}, the book says "
+                    f"{int(self.scores[at])}"
+                )
+
+
+def deep_code(position: Position, mirrored: bool = False) -> int:
+    """The 12-ply book's key of a 7x6 position (its mirror image's with ``mirrored``)."""
+    current, mask, moves = position
+    first = current if moves % 2 == 0 else current ^ mask
+    code = 0
+    for index in range(7):
+        col = 6 - index if mirrored else index
+        stones, firsts = (mask >> (7 * col)) & 0x3F, (first >> (7 * col)) & 0x3F
+        row = 0
+        while stones >> row & 1:
+            code = code << 2 | (0b10 if firsts >> row & 1 else 0b11)
+            row += 1
+        code <<= 1
+    code <<= 1
+    return code - (1 << 32) if code >= 1 << 31 else code
+
+
+def _deep_board(code: int) -> list[list[int]]:
+    """The 6x7 cell codes (top row first) of a 12-ply key."""
+    bits = format(code & 0xFFFFFFFF, "032b")
+    board = [[0] * 7 for _ in range(6)]
+    at = 0
+    for col in range(7):
+        row = 0
+        while bits[at] == "1":
+            board[5 - row][col] = 1 if bits[at + 1] == "0" else 2
+            at, row = at + 2, row + 1
+        at += 1
+    return board
+
+
+def deep_path() -> str | None:
+    """Where the installed ``bitbully-databases`` keeps the 12-ply book, or None when it is not
+    installed (found without importing it)."""
+    try:
+        spec = util.find_spec("bitbully_databases")
+    except (ImportError, ValueError):  # a broken installation: as good as none
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return os.path.join(next(iter(spec.submodule_search_locations)), *DEEP_FILE.split("/"))
+
+
+def load_deep(path: str | os.PathLike[str]) -> DeepBook:
+    """The 12-ply book in ``path``, checked (see the module): a ``ValueError`` naming the file
+    and the fix when it is not the one this perfectplay was made for."""
+    path = os.fspath(path)
+    where = f"the 12-ply opening book {path}"
+    try:
+        file = open_regular(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{where} is missing: {_REINSTALL}") from None
+    with file:
+        data = file.read(DEEP_BYTES + 1)
+    if len(data) != DEEP_BYTES:
+        raise ValueError(
+            f"{where} is {len(data):,} bytes{' or more' if len(data) > DEEP_BYTES else ''}, "
+            f"not {DEEP_BYTES:,}: {_REINSTALL}"
+        )
+    if hashlib.sha256(data).hexdigest() != DEEP_SHA256:
+        raise ValueError(f"{where} is not {DEEP_DISTRIBUTION} {DEEP_VERSION}'s: {_REINSTALL}")
+    entries = np.frombuffer(data, dtype=_DEEP_ENTRY)
+    codes = entries["code"].astype(np.int32)
+    values = entries["value"].astype(np.int32)
+    if not bool(np.all(codes[1:] > codes[:-1])):
+        raise ValueError(f"{where}: the keys are not in increasing order: {_REINSTALL}")
+    scores = deep_scores(values)
+    bad = np.flatnonzero(scores == _IMPOSSIBLE)
+    if len(bad):
+        raise ValueError(
+            f"{where}: entry {int(bad[0]):,} holds {int(values[bad[0]])}, a distance no game of "
+            f"12 stones ends at: {_REINSTALL}"
+        )
+    return DeepBook(codes, scores.astype(np.int8), path)
+
+
+_IMPOSSIBLE = 99  # no Pons score of 7x6
+
+
+def deep_scores(values: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """Pons' scores of the 12-ply book's distance bytes (``_IMPOSSIBLE`` for a byte no game
+    allows). ``v > 0``: the first player, to move, wins with stone ``12 + 100 - v``; ``v < 0``:
+    it loses to stone ``12 + 100 - |v|``; 0 a draw. A win ends on a stone of the winner's
+    parity (the first player's are odd), after the 13th (the side to move cannot win at once)
+    and by the 42nd."""
+    end = DEEP_STONES + 100 - np.abs(values)
+    first_wins = (values > 0) & (end % 2 == 1) & (end >= 15) & (end <= 41)
+    second_wins = (values < 0) & (end % 2 == 0) & (end >= 14) & (end <= 42)
+    pons = np.where(values > 0, 1, -1) * ((44 - end) // 2)
+    return np.where(values == 0, 0, np.where(first_wins | second_wins, pons, _IMPOSSIBLE))
+
+
+@functools.cache
+def deep() -> DeepBook:
+    """The 12-ply book of the installed ``bitbully-databases`` (loaded and checked once)."""
+    path = deep_path()
+    if path is None:
+        raise FileNotFoundError(
+            f"the 12-ply opening book is missing: {DEEP_DISTRIBUTION} is not installed; install "
+            f"it (pip install {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or pass book=None to search "
+            "without a book"
+        )
+    return load_deep(path)
+
+
+def _encode(book: Book) -> bytes:
+    body = _FIXED.pack(
+        MAGIC, FORMAT_VERSION, book.width, book.height, book.depth, 0, len(book.keys)
+    )
+    body += book.keys.astype("<u8").tobytes() + book.scores.astype("i1").tobytes()
+    return body + _CHECKSUM.pack(zlib.crc32(body))
+
+
+def _decode(data: bytes, path: str, deep: DeepBook | None = None) -> Book:
+    if len(data) < _FIXED.size + _CHECKSUM.size:
+        raise ValueError(f"{path}: {len(data)} bytes is too short for a book")
+    magic, version, width, height, depth, _, count = _FIXED.unpack_from(data)
+    if magic != MAGIC:
+        raise ValueError(f"{path}: not a perfectplay opening book")
+    if version != FORMAT_VERSION:
+        raise ValueError(
+            f"{path}: book format version {version}; this perfectplay reads {FORMAT_VERSION}"
+        )
+    expected = _FIXED.size + 9 * count + _CHECKSUM.size
+    if len(data) != expected:
+        raise ValueError(f"{path}: {len(data)} bytes, but its header promises {expected}")
+    (checksum,) = _CHECKSUM.unpack_from(data, len(data) - _CHECKSUM.size)
+    if zlib.crc32(data[: -_CHECKSUM.size]) != checksum:
+        raise ValueError(f"{path}: the checksum does not match: the file is damaged")
+    try:
+        Shape(width, height)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    start = _FIXED.size
+    keys = np.frombuffer(data, dtype="<u8", count=count, offset=start)
+    scores = np.frombuffer(data, dtype="i1", count=count, offset=start + 8 * count)
+    return Book(width, height, depth, keys, scores, path=path, deep=deep)
+
+
+def load(path: str) -> Book:
+    """The book in ``path``, checked (see the module)."""
+    with open_regular(path) as file:
+        data = file.read()
+    return _decode(data, str(path))
+
+
+@functools.cache
+def packaged() -> Book:
+    """The 7x6 book that ships with perfectplay, the 12-ply book attached (``deep``): what a
+    7x6 answer reads by default (both loaded and checked once)."""
+    data = resources.files("perfectplay.connect4").joinpath("data").joinpath(PACKAGED).read_bytes()
+    return _decode(data, PACKAGED, deep())
+
+
+def _levels(shape: Shape, depth: int) -> list[dict[int, tuple[Position, str]]]:
+    """For 0, 1, ... ``depth`` stones, the games still going on, a mirror image once: {book
+    key: (the position, a move string of Pons' that reaches it)}."""
+    levels = [{shape.book_key((0, 0, 0)): ((0, 0, 0), "")}]
+    for _ in range(depth):
+        following: dict[int, tuple[Position, str]] = {}
+        for position, text in levels[-1].values():
+            for col in shape.moves(position):
+                child = shape.play(position, col)
+                if shape.is_won(child) or child[2] == shape.cells:
+                    continue
+                following.setdefault(shape.book_key(child), (child, f"{text}{col + 1}"))
+        levels.append(following)
+    return levels
+
+
+def _backed_up_levels(
+    shape: Shape, levels: list[dict[int, tuple[Position, str]]], scores: dict[int, int]
+) -> None:
+    """Scores every level above the deepest from the one below it, into ``scores``."""
+    for level in reversed(levels[:-1]):
+        for key, (position, _) in level.items():
+            scores[key] = _backed_up(shape, position, scores)
+
+
+def _backed_up(shape: Shape, position: Position, scores: dict[int, int]) -> int:
+    """Pons' score of ``position`` from its moves': a win at once, a full board's draw, or the
+    best of the children's negated scores."""
+    best = -shape.cells
+    for col in shape.moves(position):
+        child = shape.play(position, col)
+        if shape.is_won(child):
+            return (shape.cells + 1 - position[2]) // 2
+        best = max(best, 0 if child[2] == shape.cells else -scores[shape.book_key(child)])
+    return best
+
+
+def score_range(shape: Shape, position: Position) -> tuple[int, int]:
+    """The Pons scores a game still going on can have: a win at once scores the most there
+    is; otherwise the side to move wins at best with its next stone but one, and loses at
+    worst to the opponent's next stone."""
+    moves = position[2]
+    top = (shape.cells + 1 - moves) // 2
+    if shape.wins_now(position):
+        return top, top
+    return -((shape.cells - moves) // 2), (shape.cells - 1 - moves) // 2
+
+
+def _pons(value: int, plies: int, moves: int, cells: int) -> int:
+    """Pons' score of a solution's value and plies, for a position with ``moves`` stones."""
+    return pons_of(value * score.win(cells - moves - plies))
+
+
+def build(
+    depth: int,
+    *,
+    width: int = 7,
+    height: int = 6,
+    threads: Any = None,
+    progress: bool = False,
+    book: Any = "packaged",
+    checkpoint: str | os.PathLike[str] | None = None,
+    chunk: int = 256,
+) -> Book:
+    """Solves every position with ``depth`` stones (``connect4.batch_solve``, every core unless
+    ``threads``; on 7x6 its searches stop at the 12-ply book unless ``book=None``), ``chunk``
+    positions at a time, then every shallower one from them.
+
+    With ``checkpoint`` (a file), the scores solved so far are written there after every
+    chunk, whole or not at all, and a build started again with the same file goes on from them
+    (a kill or Ctrl-C loses at most the chunk under way); the file is removed once the book is
+    built. A checkpoint of another build (board, depth, or positions it cannot hold) is a
+    ``ValueError``."""
+    progress = flag(progress, "progress")
+    connect4 = implementation("connect4")
+    shape = Shape(width, height)
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth must be an int, not {type(depth).__name__}")
+    if not 0 <= depth < shape.cells:
+        raise ValueError(f"depth must be from 0 to {shape.cells - 1}, got {depth}")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise ValueError(f"chunk must be a positive int, got {chunk!r}")
+    levels = _levels(shape, depth)
+    deepest = levels[-1]
+    scores = {} if checkpoint is None else _resumed(checkpoint, shape, depth, deepest)
+    pending = [(key, text) for key, (_, text) in deepest.items() if key not in scores]
+    bar = progress_bar(progress, f"connect4 {width}x{height} depth {depth}", len(deepest))
+    if bar is not None:
+        bar.update(len(deepest) - len(pending))
+    try:
+        for start in range(0, len(pending), chunk):
+            part = pending[start : start + chunk]
+            solved = connect4.batch_solve(
+                [text for _, text in part],
+                width=width,
+                height=height,
+                threads=threads,
+                book=book,
+            )
+            for (key, _), value, plies in zip(part, solved.value, solved.plies, strict=True):
+                scores[key] = _pons(int(value), int(plies), depth, shape.cells)
+            if checkpoint is not None:
+                _save_checkpoint(checkpoint, shape, depth, scores)
+            if bar is not None:
+                bar.update(len(part))
+    finally:
+        if bar is not None:
+            bar.close()
+    _backed_up_levels(shape, levels, scores)
+    keys = np.array(sorted(scores), dtype=np.uint64)
+    built = Book(width, height, depth, keys, np.array([scores[int(k)] for k in keys], np.int8))
+    if checkpoint is not None:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(checkpoint)
+    return built
+
+
+def _save_checkpoint(
+    path: str | os.PathLike[str], shape: Shape, depth: int, scores: dict[int, int]
+) -> None:
+    buffer = io.BytesIO()
+    np.savez(
+        buffer,
+        build=np.array([shape.width, shape.height, depth], dtype=np.int64),
+        keys=np.array(list(scores), dtype=np.uint64),
+        scores=np.array(list(scores.values()), dtype=np.int8),
+    )
+    write_whole(path, lambda file: file.write(buffer.getvalue()))
+
+
+def _resumed(
+    path: str | os.PathLike[str],
+    shape: Shape,
+    depth: int,
+    deepest: dict[int, tuple[Position, str]],
+) -> dict[int, int]:
+    """The scores a checkpoint holds ({} when there is none yet), checked against this build."""
+    try:
+        file = open_regular(path)
+    except FileNotFoundError:
+        return {}
+    where = f"checkpoint {os.fspath(path)}"
+    try:
+        with file, np.load(file, allow_pickle=False) as saved:
+            build, keys, scores = saved["build"], saved["keys"], saved["scores"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{where} cannot be read ({error}): remove it to start over") from None
+    wanted = [shape.width, shape.height, depth]
+    if build.tolist() != wanted or keys.dtype != np.uint64 or len(keys) != len(scores):
+        raise ValueError(
+            f"{where} is of another build ({build.tolist()}, not {wanted}): remove it or give "
+            "another"
+        )
+    resumed = dict(zip(keys.tolist(), scores.tolist(), strict=True))
+    for key, held in resumed.items():
+        if key not in deepest:
+            raise ValueError(f"{where} holds a position of no depth-{depth} game: remove it")
+        low, high = score_range(shape, deepest[key][0])
+        if not low <= held <= high:
+            raise ValueError(f"{where} holds a score its position cannot have: remove it")
+    return resumed

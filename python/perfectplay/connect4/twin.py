@@ -1,0 +1,368 @@
+"""Connect Four: the twin of ``rust/games/connect4/``, plainly right and slow (small boards,
+positions near the end). The rules are ``rules.py``'s; the search is negamax over every legal
+column, memoised by position, scored by ``score.py``; Pons' score follows from that score
+exactly (``rules.pons_of``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from perfectplay._kernel import args, batch, driver
+from perfectplay._kernel import score as scoring
+from perfectplay._kernel.args import to_item
+from perfectplay._kernel.types import BatchSolution, Codes, Solution
+from perfectplay.connect4 import openings
+from perfectplay.connect4.rules import (
+    DEFAULT,
+    Position,
+    Shape,
+    codes_of,
+    default_shape,
+    engine_of,
+    from_codes,
+    parse,
+    pons_of,
+    sides,
+)
+from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+
+__all__ = [
+    "analyze",
+    "batch_solve",
+    "best_move",
+    "best_moves",
+    "clear_tables",
+    "is_reachable",
+    "random_positions",
+    "score",
+    "solve",
+    "value",
+]
+
+
+class _Search:
+    """Exact scores (``scoring``) of positions of one board, memoised; the driver's game. A
+    ``book`` (``perfectplay.connect4.openings.Book``) answers the positions it holds."""
+
+    def __init__(self, shape: Shape, node_limit: int | None, book: Any = None) -> None:
+        self.shape = shape
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.memo: dict[int, int] = {}
+        self.book = book
+
+    def moves(self, position: Position) -> list[int]:
+        return self.shape.moves(position)
+
+    def play(self, position: Position, col: int) -> Position:
+        return self.shape.play(position, col)
+
+    def cells_left(self, position: Position) -> int:
+        return self.shape.cells_left(position)
+
+    def score(self, position: Position) -> int:
+        key = self.shape.key(position)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        if self.book is not None:
+            pons = self.book.score_of(position)
+            if pons is not None:
+                return engine_of(pons, position[2], self.shape.cells)
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SearchLimitExceeded(f"search needed more than node_limit={self.node_limit} nodes")
+        shape = self.shape
+        left = shape.cells_left(position)
+        if shape.is_won(position):
+            result = scoring.loss(left)
+        elif left == 0:
+            result = scoring.DRAW
+        else:
+            current = position[0]
+            wins = [
+                col
+                for col in shape.moves(position)
+                if shape.has_four(current | (shape.landing(position) & shape.column(col)))
+            ]
+            if wins:  # a side that can win at once does: the best score there is
+                result = scoring.win(left - 1)
+            else:
+                result = max(
+                    -self.score(shape.play(position, col)) for col in shape.moves(position)
+                )
+        self.memo[key] = result
+        return result
+
+
+PACKAGED = "packaged"
+_BOOK_FORMS = "book must be 'packaged', None or a perfectplay.openings.Book"
+_BOOK_FIELDS = ("width", "height", "depth", "keys", "scores", "deep")
+
+
+def _book_arg(book: Any, shape: Shape) -> Any:
+    """``book=``: ``'packaged'`` (the packaged 7x6 book and the 12-ply book, on 7x6; nothing on
+    other sizes), None, or a book of the board's size."""
+    if book is None:
+        return None
+    if isinstance(book, str):
+        if book != PACKAGED:
+            raise ValueError(f"{_BOOK_FORMS}, not {book!r}")
+        if (shape.width, shape.height) != DEFAULT:
+            return None
+        return openings.packaged()
+    if not all(hasattr(book, field) for field in _BOOK_FIELDS):
+        raise TypeError(f"{_BOOK_FORMS}, not {type(book).__name__}")
+    size = (book.width, book.height)
+    if size != (shape.width, shape.height):
+        raise ValueError(
+            f"the book is for {size[0]}x{size[1]} boards, not {shape.width}x{shape.height}"
+        )
+    return book
+
+
+class _Call:
+    def __init__(
+        self,
+        position: Any,
+        width: Any,
+        height: Any,
+        node_limit: Any,
+        table_mb: Any,
+        book: Any,
+        threads: Any,
+    ) -> None:
+        size = sides(width, height)
+        self.shape, self.root = parse(to_item(position), size)
+        limit = args.node_limit(node_limit)
+        args.table_mb(table_mb)
+        batch.threads_arg(threads)  # checked, not used: the twin is single-threaded
+        self.search = _Search(self.shape, limit, _book_arg(book, self.shape))
+
+    def first_to_move(self) -> bool:
+        return self.root[2] % 2 == 0
+
+
+def _column(col: int) -> int:
+    return col
+
+
+def solve(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    threads: Any = None,
+) -> Solution[int]:
+    """The position solved for the side to move; moves are columns."""
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    return driver.solve(call.search, call.root, ("x", "o"), call.first_to_move(), _column)
+
+
+def analyze(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    threads: Any = None,
+) -> dict[int, tuple[int, int]]:
+    """{column: (value for the player making it, plies from now with it)} for every move."""
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    return driver.analyze(call.search, call.root, _column)
+
+
+def best_move(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    threads: Any = None,
+) -> int | None:
+    """The first best column, or None once the game is over."""
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    return driver.best_move(call.search, call.root)
+
+
+def best_moves(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    threads: Any = None,
+) -> tuple[int, ...]:
+    """Every best column, ascending (none once the game is over): ``solve``'s best moves
+    without its line."""
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    return tuple(driver.best_moves(call.search, call.root))
+
+
+def value(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    threads: Any = None,
+) -> int:
+    """+1 the side to move wins, 0 draw, -1 it loses."""
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    return scoring.value(call.search.score(call.root))
+
+
+def score(
+    position: Any,
+    *,
+    weak: bool = False,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    threads: Any = None,
+) -> int:
+    """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
+    weak = batch.flag(weak, "weak")
+    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    shape, root = call.shape, call.root
+    if (
+        not shape.is_won(root)
+        and root[2] < shape.cells
+        and any(
+            shape.has_four(root[0] | (shape.landing(root) & shape.column(col)))
+            for col in shape.moves(root)
+        )
+    ):
+        return (shape.cells + 1 - root[2]) // 2
+    exact = pons_of(call.search.score(root))
+    if weak and not shape.is_won(root):
+        return (exact > 0) - (exact < 0)
+    return exact
+
+
+def is_reachable(position: Any, *, width: Any = None, height: Any = None) -> bool:
+    """Can the position arise in play? Raises only for malformed input."""
+    try:
+        parse(to_item(position), sides(width, height))
+    except IllegalPosition:
+        return False
+    return True
+
+
+def clear_tables() -> None:
+    """The twin keeps nothing between calls: nothing to clear."""
+
+
+def batch_solve(
+    positions: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    moves: bool = False,
+    threads: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = PACKAGED,
+    errors: str | None = None,
+    progress: bool = False,
+) -> BatchSolution:
+    """Many positions of one board size: see ``perfectplay.BatchSolution``; moves are columns."""
+    size = sides(width, height)
+    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
+    limit = args.node_limit(node_limit)
+    args.table_mb(table_mb)
+    batch.threads_arg(threads)
+    errors = batch.errors_arg(errors)
+    rows: list[Position | BaseException] = []
+    shape: Shape | None = None
+    if isinstance(positions, np.ndarray):
+        shape_, cells = batch.array_cells(positions, bools=False, what="positions")
+        if len(shape_) != 3:
+            raise ValueError(f"positions must have shape (N, height, width), got {list(shape_)}")
+        count, rows_, cols = shape_
+        for name, given, actual in (("width", size[0], cols), ("height", size[1], rows_)):
+            if given is not None and given != actual:
+                raise ValueError(
+                    f"the boards are {cols} wide and {rows_} high, but {name}={given} was given"
+                )
+        shape = Shape(cols, rows_)
+        per = rows_ * cols
+        for row in range(count):
+            codes = cells[row * per : (row + 1) * per]
+            bad = next((c for c in codes if c not in (0, 1, 2)), None)
+            if bad is not None:
+                rows.append(ValueError(f"cell value {bad} is not 0, 1 or 2"))
+            else:
+                rows.append(batch.rows_of(from_codes, shape, codes))
+    else:
+        for item in batch.sequence_items(positions, "positions"):
+            parsed = batch.rows_of(lambda p: parse(to_item(p), size), item)
+            if isinstance(parsed, BaseException):
+                rows.append(parsed)
+                continue
+            this, position = parsed
+            if shape is None:
+                shape = this
+            if (this.width, this.height) != (shape.width, shape.height):
+                rows.append(
+                    ValueError(
+                        f"the board is {this.width}x{this.height}, not "
+                        f"{shape.width}x{shape.height} as the batch"
+                    )
+                )
+                continue
+            rows.append(position)
+    if shape is None:
+        shape = default_shape(size)
+    board, book = shape, _book_arg(book, shape)
+
+    def solve_row(position: Position) -> batch.Label:
+        return driver.label(_Search(board, limit, book), position, moves)
+
+    what = f"connect4 {shape.width}x{shape.height}"
+    return batch.solve_rows(rows, shape.width, moves, errors, progress, what, solve_row)
+
+
+def random_positions(
+    n: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    seed: Any = None,
+    plies: Any = None,
+    threads: Any = None,
+) -> Codes:
+    """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
+    first (the compiled core's very positions for the same seed)."""
+    size = sides(width, height)
+    shape = default_shape(size)
+    count, seed_, low, high = batch.random_args(n, seed, plies, shape.cells, threads)
+    out = np.zeros((count, shape.height, shape.width), dtype=np.uint8)
+    for row in range(count):
+        rng = batch.SplitMix64.for_row(seed_, row)
+        position: Position = (0, 0, 0)
+        for _ in range(low + rng.below(high - low + 1)):
+            legal = shape.moves(position)
+            if not legal:
+                break
+            position = shape.play(position, legal[rng.below(len(legal))])
+        out[row] = np.array(codes_of(shape, position), dtype=np.uint8).reshape(
+            shape.height, shape.width
+        )
+    return out
