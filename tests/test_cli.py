@@ -194,11 +194,11 @@ def test_label_refuses_a_huge_npy_header_unread_even_with_little_memory(tmp_path
 
 
 def test_an_error_without_a_message_still_says_what_happened() -> None:
-    from perfectplay.cli import _error_text
+    from perfectplay.cli.output import error_text
 
-    assert _error_text(MemoryError()) == "not enough memory"
-    assert _error_text(MemoryError("a 9 GB column")) == "a 9 GB column"
-    assert _error_text(EOFError()) == "EOFError"
+    assert error_text(MemoryError()) == "not enough memory"
+    assert error_text(MemoryError("a 9 GB column")) == "a 9 GB column"
+    assert error_text(EOFError()) == "EOFError"
 
 
 def test_version_is_the_package_version() -> None:

@@ -24,7 +24,7 @@ def commands(
                     yield found if found[0] != f"{name} {sub}" else (*found[:2], helps.get(sub))
 
 
-COMMANDS = list(commands(cli._parser()))
+COMMANDS = list(commands(cli.parser.build_parser()))
 
 
 def options(parser: argparse.ArgumentParser) -> list[argparse.Action]:

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from perfectplay import _play
+from perfectplay._kernel import play as _play
 from perfectplay._registry import GAMES
 from tests_support import perfectplay_command
 

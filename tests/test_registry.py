@@ -94,11 +94,11 @@ def test_the_command_line_offers_every_judge_format_and_stress_problem() -> None
 
     from perfectplay import cli, stress
 
-    parser = cli._parser()
+    parser = cli.parser.build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(FORMATS) <= set(commands.choices)
     problem = next(a for a in commands.choices["stress"]._actions if a.dest == "problem")
-    assert tuple(problem.choices or ()) == stress.PROBLEMS
+    assert tuple(problem.choices or ()) == tuple(stress.PROBLEMS)
 
 
 # Small starts the pure-Python search also finishes quickly.

@@ -379,7 +379,7 @@ def test_what_a_program_leaves_running_is_stopped_after_each_run(tmp_path: Path,
 def test_a_run_interrupted_while_it_waits_stops_its_program() -> None:
     # Ctrl-C arriving while a run waits for its program (as during shrinking).
     marker = f"perfectplay-test-interrupted-{time.monotonic_ns()}"
-    program_ = stress._Program([sys.executable, "-c", SLEEPER, marker], 60.0, "rust")
+    program_ = stress.processes.Program([sys.executable, "-c", SLEEPER, marker], 60.0, "rust")
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -394,7 +394,7 @@ def test_a_run_interrupted_while_it_waits_stops_its_program() -> None:
         signal.signal(signal.SIGALRM, previous)
     assert _running(marker) == []
     program_.kill_all()
-    with pytest.raises(stress._Stopped):  # no run starts once the program is stopped
+    with pytest.raises(stress.processes.Stopped):  # no run starts once the program is stopped
         program_.execute(b"")
     assert _running(marker) == []
 

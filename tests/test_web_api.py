@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from perfectplay import _play, tablebase
+from perfectplay import tablebase
 from perfectplay._kernel import backend as _backend
+from perfectplay._kernel import play as _play
 from perfectplay._kernel.backend import BACKENDS
 from perfectplay._registry import GAMES
 from web_server import Server, running

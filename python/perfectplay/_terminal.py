@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from perfectplay import _play
+from perfectplay._kernel import play as _play
 from perfectplay._kernel.game import Game
 from perfectplay.agents import PerfectAgent
 from perfectplay.errors import SearchLimitExceeded

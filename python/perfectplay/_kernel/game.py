@@ -14,6 +14,7 @@ from typing import Any
 
 from perfectplay._kernel.backend import BACKEND, implementation
 from perfectplay._kernel.judge import Format
+from perfectplay._kernel.stress import Problem
 
 __all__ = [
     "DEFAULT_REPLY_NODE_LIMIT",
@@ -85,6 +86,8 @@ class Game:
     reply_node_limit: int = DEFAULT_REPLY_NODE_LIMIT
     #: The judge formats of the command line that answer it, by command name.
     judge: Mapping[str, Format] = field(default_factory=dict)
+    #: The judge formats the stress tester can test, by the same names.
+    stress: Mapping[str, Problem] = field(default_factory=dict)
     #: How to read the options of a start from text (the command line, the web board).
     parse: Mapping[str, Callable[[str], Any]] = field(default_factory=dict)
     #: A position from pasted text and the game's options (the web board, ``perfectplay play``).

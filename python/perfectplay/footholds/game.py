@@ -8,6 +8,7 @@ from typing import Any
 from perfectplay._kernel.game import Game, parse_location
 from perfectplay.footholds import Position
 from perfectplay.footholds.judge import FORMATS
+from perfectplay.footholds.stress import PROBLEMS
 
 
 def _read(text: str, options: Mapping[str, Any]) -> Position:
@@ -30,6 +31,7 @@ GAME = Game(
     codes="(N, rows, cols): 1 foothold, 0 hole; alocs and blocs (N, 2)",
     batch_options=("alocs", "blocs"),
     judge=FORMATS,
+    stress=PROBLEMS,
     parse={"board": str, "aloc": parse_location, "bloc": parse_location},
     read=_read,
     read_help="BOARD ALOC BLOC [A|B] such as '111/111/111 1,0 1,2 A' (1 foothold, 0 hole)",

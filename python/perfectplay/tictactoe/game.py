@@ -5,6 +5,7 @@ from __future__ import annotations
 from perfectplay._kernel.game import Game, OpenSpielGame, PettingZooGame
 from perfectplay.tictactoe import Position
 from perfectplay.tictactoe.judge import FORMATS
+from perfectplay.tictactoe.stress import PROBLEMS
 
 GAME = Game(
     "tictactoe",
@@ -18,6 +19,7 @@ GAME = Game(
     openspiel=OpenSpielGame("tic_tac_toe", lambda parameters: {}),
     gym="perfectplay/TicTacToe-v0",
     judge=FORMATS,
+    stress=PROBLEMS,
     read=lambda text, options: Position(text),
     read_help="9 cells such as 'xo./.x./..o' (x o . or 1 2 0)",
 )

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perfectplay import _play
+from perfectplay._kernel import play as _play
 from perfectplay._kernel.game import Game
 from perfectplay._kernel.position import _CELL, _MARGIN, VALUE_STYLE
 from perfectplay._registry import GAMES, game

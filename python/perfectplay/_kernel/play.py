@@ -1,4 +1,4 @@
-"""A game being played, for every registered game: where it started, the moves since, and
+"""A game being played, for every game: where it started, the moves since, and
 each position's moves ranked best first. The web board and ``perfectplay play`` both read
 positions through here, so they answer alike.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from perfectplay._kernel.game import Game
 
-__all__ = ["Ranked", "options_from_text", "rank", "replay", "value_of"]
+__all__ = ["Ranked", "explain_line", "options_from_text", "rank", "replay", "value_of"]
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,26 @@ def value_of(position: Any, ranked: Sequence[Ranked]) -> tuple[int, int]:
     if ranked:
         return ranked[0].value, ranked[0].plies
     return (0 if position.winner is None else -1), 0
+
+
+def explain_line(start: Any) -> str:
+    """Every move of ``start`` with its value, best first, then the optimal line from it drawn
+    position by position (what the stress tester shows beside a failing case)."""
+    words = {1: "wins", 0: "draws", -1: "loses"}
+    solution = start.solve()
+    outcome = f"{solution.winner} wins" if solution.winner else "a draw"
+    frames = [("start", start)]
+    position = start
+    for ply, move in enumerate(solution.line, start=1):
+        mover = position.to_move
+        position = position.play(move)
+        frames.append((f"{ply}. {mover} {move}", position))
+    lines = []
+    if not start.is_over:
+        ranked = ", ".join(f"{m.move} {words[m.value]} in {m.plies}" for m in rank(start))
+        lines.append(f"every move of {start.to_move}, best first: {ranked}")
+    lines.append(f"optimal line: {outcome} in {solution.plies} plies")
+    for title, frame in frames:
+        lines.append(f"  {title}")
+        lines.extend("    " + row for row in str(frame).splitlines())
+    return "\n".join(lines)

@@ -1,0 +1,361 @@
+"""The ``perfectplay`` command's arguments: every command, its options and their help (each
+option its own text with its default, checked by ``tests/test_cli_help.py``), and the types
+argparse reads them with."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from perfectplay import __version__
+from perfectplay._kernel.backend import BACKEND, BACKENDS
+from perfectplay._registry import GAMES
+from perfectplay.judge import FORMATS
+from perfectplay.stress import PROBLEMS
+
+__all__ = ["build_parser", "positive", "seconds", "shape"]
+
+
+def shape(text: str) -> tuple[int, int]:
+    """ROWSxCOLS, as argparse reads it."""
+    rows, sep, cols = text.lower().partition("x")
+    if not (sep and rows.isdigit() and cols.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 5x4, got {text!r}")
+    return int(rows), int(cols)
+
+
+def seconds(text: str) -> float:
+    """A finite, positive number of seconds, as argparse reads it (NaN and inf never end)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise argparse.ArgumentTypeError(f"expected a finite, positive number, got {text!r}")
+    return seconds
+
+
+def positive(text: str) -> int:
+    """A positive whole number, as argparse reads it."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return int(text)
+
+
+BACKEND_HELP = (
+    f"which implementation answers: rust (the compiled core) or python (the pure-Python "
+    f"twin) (default: {BACKEND})"
+)
+THREADS_HELP = "worker threads (default: every CPU this process may use)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="perfectplay",
+        description="Two-player games solved perfectly: judge formats, batch labels, "
+        "tablebases, opening books, a stress tester for judge solutions and a board. "
+        "perfectplay COMMAND --help tells more of each.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__} ({BACKEND} backend)"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, judge_format in FORMATS.items():
+        summary = judge_format.summary
+        command = commands.add_parser(
+            name, help=summary, description=summary, epilog=judge_format.input_format
+        )
+        command.add_argument(
+            "input",
+            nargs="?",
+            default="-",
+            help="the input file, in the format below (default: standard input)",
+        )
+        command.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
+        for argument in judge_format.arguments:
+            command.add_argument(*argument.flags, **argument.settings)
+    summary = "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first"
+    mnk = commands.add_parser("mnk", help=summary, description=summary)
+    mnk.add_argument("shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 4x4")
+    mnk.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 3")
+    mnk.add_argument(
+        "board",
+        nargs="?",
+        help="the position: rows of x o . split by /, such as x.../.o../..../.... "
+        "(default: the empty board)",
+    )
+    mnk.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="give up after this many search nodes, exit status 1 (default: no limit)",
+    )
+    mnk.add_argument(
+        "--table-mb",
+        type=float,
+        default=None,
+        help="the transposition table's size in MiB (default: by the board, at most 96)",
+    )
+    mnk.add_argument(
+        "--json", action="store_true", help="print one JSON object (default: lines of text)"
+    )
+    mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
+    summary = "label many positions: a .npy of boards in, a .npz of BatchSolution arrays out"
+    label = commands.add_parser("label", help=summary, description=summary)
+    label.add_argument("game", choices=tuple(GAMES), help="the game of the boards")
+    label.add_argument(
+        "boards",
+        metavar="BOARDS.npy",
+        help="the boards, as batch_solve takes them: (N, rows, cols) codes, such as uint8",
+    )
+    label.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="LABELS.npz",
+        help="the labels' file, written whole or not at all",
+    )
+    label.add_argument("--k", type=int, help="m,n,k: marks in a row that win (required there)")
+    label.add_argument(
+        "--alocs", metavar="A.npy", help="footholds: A's cells, (N, 2) or (2,) (required there)"
+    )
+    label.add_argument(
+        "--blocs", metavar="B.npy", help="footholds: B's cells, (N, 2) or (2,) (required there)"
+    )
+    label.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    label.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="search nodes a position may use; past it the row fails (default: no limit)",
+    )
+    label.add_argument(
+        "--moves",
+        action="store_true",
+        help="also every move's value and plies (default: the positions' alone)",
+    )
+    label.add_argument(
+        "--errors",
+        choices=("raise", "mask"),
+        default="raise",
+        help="raise: stop at the first bad row; mask: mark it in status and go on (default: raise)",
+    )
+    label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
+    summary = "strongly solve whole m,n,k games: build, report, probe, verify tablebase files"
+    table = commands.add_parser("tablebase", help=summary, description=summary)
+    actions = table.add_subparsers(dest="action", required=True, metavar="ACTION")
+    make = actions.add_parser("build", help="solve every position of a game into FILE")
+    make.add_argument(
+        "shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 4x4 (20 cells at most)"
+    )
+    make.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 4")
+    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the table to write")
+    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    report = actions.add_parser("stats", help="the whole game: counts by value and plies")
+    report.add_argument("file", metavar="FILE", help="a table of tablebase build")
+    probe = actions.add_parser("probe", help="solve one position from the table")
+    probe.add_argument("file", metavar="FILE", help="a table of tablebase build")
+    probe.add_argument(
+        "board", metavar="BOARD", help="rows of x o . split by /, such as x.../..../..../...."
+    )
+    check_file = actions.add_parser(
+        "verify", help="check FILE: its checksums and a sample of entries against the rules"
+    )
+    check_file.add_argument("file", metavar="FILE", help="a table of tablebase build")
+    check_file.add_argument(
+        "--deep",
+        action="store_true",
+        help="check every entry against its children, slower (default: a sample)",
+    )
+    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    summary = "Connect Four opening books: build FILE, or verify one"
+    books = commands.add_parser("openings", help=summary, description=summary)
+    actions = books.add_subparsers(dest="action", required=True, metavar="ACTION")
+    make = actions.add_parser("build", help="solve every position of DEPTH stones or fewer")
+    make.add_argument(
+        "--depth", type=int, required=True, help="the most stones of a book's position, such as 6"
+    )
+    make.add_argument("--width", type=int, default=7, help="columns of the board (default 7)")
+    make.add_argument("--height", type=int, default=6, help="rows of the board (default 6)")
+    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
+    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    make.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="PATH",
+        help="where the scores solved so far are kept, so that a build killed or stopped goes "
+        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
+    )
+    check_file = actions.add_parser(
+        "verify",
+        help="check FILE (default: the packaged books), and re-solve a sample of its deepest "
+        "positions by the search alone",
+    )
+    check_file.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default=None,
+        help="a book of `openings build` (default: the packaged 7x6 book and the 12-ply book)",
+    )
+    check_file.add_argument(
+        "--sample", type=int, default=4, help="positions to re-solve (default 4)"
+    )
+    check_file.add_argument(
+        "--seed", type=int, default=0, help="which positions are drawn (default 0)"
+    )
+    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
+    check = commands.add_parser(
+        "stress",
+        help=summary,
+        description=summary,
+        usage="perfectplay stress PROBLEM [options] -- COMMAND [ARGS...]",
+    )
+    check.add_argument(
+        "problem",
+        choices=tuple(PROBLEMS),
+        metavar="PROBLEM",
+        help=f"{', '.join(PROBLEMS)} (the formats of those commands)",
+    )
+    check.add_argument(
+        "--python",
+        metavar="FILE:FUNCTION",
+        help="footholds: test solution(board, aloc, bloc) -> int in FILE, such as "
+        "sol.py:solution (default: the COMMAND after --)",
+    )
+    check.add_argument(
+        "--seed", type=int, default=None, help="the random seed (default: random, printed)"
+    )
+    check.add_argument("--cases", type=int, default=1000, help="cases to try (default 1000)")
+    check.add_argument(
+        "--duration",
+        type=seconds,
+        default=None,
+        metavar="SECONDS",
+        help="try cases for this many seconds instead of --cases (default: --cases)",
+    )
+    check.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="seconds a run of the program may take; past it its processes are killed (default 2)",
+    )
+    check.add_argument(
+        "--max-size",
+        type=shape,
+        default=(5, 5),
+        metavar="ROWSxCOLS",
+        help="footholds: the largest board (default 5x5)",
+    )
+    check.add_argument(
+        "--per-run",
+        type=int,
+        default=100,
+        metavar="N",
+        help="cases per run where the format has several (default 100)",
+    )
+    check.add_argument("--jobs", type=int, default=None, help="runs at once (default: the CPUs)")
+    check.add_argument(
+        "--save",
+        metavar="PATH",
+        help="write the minimal failing input here, to replay it (default: not written)",
+    )
+    check.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
+    summary = "serve the analysis board in the browser (needs perfectplay[web])"
+    serve = commands.add_parser("serve", help=summary, description=summary)
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on; any other lets other machines in, such as 0.0.0.0 for "
+        "a lab network (default 127.0.0.1)",
+    )
+    serve.add_argument(
+        "--port", type=int, default=8000, help="the port, 0 for any free one (default 8000)"
+    )
+    serve.add_argument(
+        "--open", action="store_true", help="open the board in the browser (default: do not)"
+    )
+    serve.add_argument(
+        "--tablebase",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="answer m,n,k positions of its size from FILE, a table of tablebase build; "
+        "may be repeated (default: none)",
+    )
+    serve.add_argument(
+        "--node-limit",
+        type=positive,
+        default=None,
+        help="search nodes a request may use; past it the answer is 422 (default 500000)",
+    )
+    serve.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=None,
+        help="seconds a request may take, the wait for a worker included (default 5)",
+    )
+    serve.add_argument(
+        "--workers", type=positive, default=None, help="search processes (default: one a CPU)"
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=seconds,
+        default=None,
+        help="seconds a client has to send a request's headers, once connected or answered; "
+        "a slower one is disconnected (default 10)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=positive,
+        default=None,
+        help="open connections past which requests are answered 503 (default 200)",
+    )
+    summary = "play a game in the terminal against the perfect agent"
+    play = commands.add_parser("play", help=summary, description=summary)
+    play.add_argument("game", choices=list(GAMES), help="the game to play")
+    for option, help_text in game_options().items():
+        play.add_argument(f"--{option}", default=None, help=help_text)
+    play.add_argument(
+        "--start",
+        default="",
+        help="a position to start from, as the board's Position box reads it, such as 4453 "
+        "for Connect Four (default: the game's start)",
+    )
+    play.add_argument(
+        "--skill",
+        type=float,
+        default=1.0,
+        help="the agent's skill, from 0 (random moves) to 1 (perfect) (default 1)",
+    )
+    play.add_argument(
+        "--as",
+        dest="human",
+        default=None,
+        help="your side: x or o, A or B in footholds (default: the first player)",
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, help="the agent's random seed (default: random)"
+    )
+    play.add_argument(
+        "--node-limit",
+        type=positive,
+        default=None,
+        help="search nodes a reply may use (default: no limit)",
+    )
+    return parser
+
+
+def game_options() -> dict[str, str]:
+    """``perfectplay play``'s game options and their help: what each game's registry entry
+    says of it, with the game and its default."""
+    helps: dict[str, list[str]] = {}
+    for game in GAMES.values():
+        for name, default in game.options.items():
+            shown = ",".join(map(str, default)) if isinstance(default, tuple) else default
+            helps.setdefault(name, []).append(
+                f"{game.title}: {game.option_help[name]} (default {shown})"
+            )
+    return {name: "; ".join(texts) for name, texts in sorted(helps.items())}
