@@ -194,7 +194,7 @@ def test_label_refuses_a_huge_npy_header_unread_even_with_little_memory(tmp_path
 
 
 def test_an_error_without_a_message_still_says_what_happened() -> None:
-    from perfectplay.cli.output import error_text
+    from perfectplay._kernel.command import error_text
 
     assert error_text(MemoryError()) == "not enough memory"
     assert error_text(MemoryError("a 9 GB column")) == "a 9 GB column"

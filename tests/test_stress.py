@@ -160,7 +160,9 @@ def test_python_function_mode_runs_in_a_subprocess(tmp_path: Path) -> None:
         "from footholds_solution import solution\n",
         encoding="utf-8",
     )
-    result = stress.run("footholds", stress.python_command(f"{good}:solution"), cases=300, seed=1)
+    result = stress.run(
+        "footholds", stress.python_command(f"{good}:solution", "footholds"), cases=300, seed=1
+    )
     assert result.passed, result.report()
     endless = tmp_path / "endless.py"
     endless.write_text(
@@ -175,7 +177,7 @@ def test_python_function_mode_runs_in_a_subprocess(tmp_path: Path) -> None:
         "    return right(board, aloc, bloc)\n",
         encoding="utf-8",
     )
-    command = stress.python_command(f"{endless}:solution")
+    command = stress.python_command(f"{endless}:solution", "footholds")
     result = stress.run("footholds", command, cases=1000, seed=1, time_limit=TIME_LIMIT)
     assert result.failure is not None
     assert result.failure.kind in (stress.TIME, stress.CRASH)

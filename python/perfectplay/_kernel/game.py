@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfectplay._kernel.backend import BACKEND, implementation
+from perfectplay._kernel.command import Command
 from perfectplay._kernel.judge import Format
 from perfectplay._kernel.stress import Problem
 
 __all__ = [
     "DEFAULT_REPLY_NODE_LIMIT",
+    "BatchOption",
     "Game",
     "OpenSpielGame",
     "PettingZooGame",
@@ -57,6 +59,16 @@ DEFAULT_REPLY_NODE_LIMIT = 2_000_000
 
 
 @dataclass(frozen=True)
+class BatchOption:
+    """A ``batch_solve`` option beyond the boards, as ``perfectplay label`` takes it."""
+
+    #: What it is, for help texts.
+    help: str
+    #: Given as a ``.npy`` file of values (else an int on the command line).
+    array: bool = False
+
+
+@dataclass(frozen=True)
 class Game:
     """One game, as every layer needs it."""
 
@@ -73,6 +85,8 @@ class Game:
     codes: str
     #: The options of ``batch_solve`` beyond the boards (``k``; ``alocs`` and ``blocs``).
     batch_options: tuple[str, ...] = ()
+    #: What each of ``batch_options`` is, for ``perfectplay label``.
+    batch_option_help: Mapping[str, BatchOption] = field(default_factory=dict)
     #: Whether its answers come from a search that takes ``node_limit`` (not a lookup table).
     searches: bool = True
     #: The outside frameworks' forms of this game (None: the framework has no such game).
@@ -88,6 +102,8 @@ class Game:
     judge: Mapping[str, Format] = field(default_factory=dict)
     #: The judge formats the stress tester can test, by the same names.
     stress: Mapping[str, Problem] = field(default_factory=dict)
+    #: Its own commands of ``perfectplay`` (``openings``, ``tablebase``).
+    commands: tuple[Command, ...] = ()
     #: How to read the options of a start from text (the command line, the web board).
     parse: Mapping[str, Callable[[str], Any]] = field(default_factory=dict)
     #: A position from pasted text and the game's options (the web board, ``perfectplay play``).

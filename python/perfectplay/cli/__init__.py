@@ -4,8 +4,8 @@ beyond the judge formats (``perfectplay --help``).
 Each judge command reads a file argument or standard input and streams its answers to standard
 output. Bad input stops the run with one line on standard error naming the input line and the
 problem, and exit status 1 (2 for wrong usage); never a traceback. The package is split by job:
-``parser`` (every command's arguments), ``commands`` (the commands beyond the judge formats),
-``output`` (how the command speaks); the judge formats' own runner is here.
+``parser`` (every command's arguments), ``commands`` (the commands beyond the judge formats and
+the games' own, which their packages give); the judge formats' own runner is here.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import stat
 import sys
 from typing import IO
 
+from perfectplay._kernel.command import error_text, one_line
 from perfectplay.cli.commands import COMMANDS
-from perfectplay.cli.output import error_text, one_line
-from perfectplay.cli.parser import build_parser
+from perfectplay.cli.parser import build_parser, game_commands
 from perfectplay.judge import FORMATS, InputError, Options, numbered
 
 __all__ = ["main"]
@@ -43,9 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         args = parser.parse_args(argv)
     args.program = program
-    if args.command in COMMANDS:
+    run = {**COMMANDS, **{name: command.run for name, command in game_commands().items()}}
+    if args.command in run:
         try:
-            return COMMANDS[args.command](args)
+            return run[args.command](args)
         except ImportError as error:
             print(f"perfectplay {args.command}: {error}", file=sys.stderr)
             return 1

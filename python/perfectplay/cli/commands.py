@@ -5,72 +5,24 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import json
-import os
 import secrets
 import signal
 import sys
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
-from perfectplay import _terminal, openings, stress, tablebase, web
+from perfectplay import _terminal, stress, web
 from perfectplay._kernel import play as _play
-from perfectplay._kernel.args import to_item
 from perfectplay._kernel.backend import implementation
-from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.command import error_text, one_line
 from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._registry import GAMES
-from perfectplay.cli.output import error_text, one_line, print_solution, report_progress
 from perfectplay.errors import SearchLimitExceeded
 from perfectplay.judge import InputError
 
 __all__ = ["COMMANDS"]
 
 NPY_HEADER_MOST = 10_000  # numpy's own limit for headers it trusts (np.load's max_header_size)
-
-
-def run_mnk(args: argparse.Namespace) -> int:
-    """Solves one m,n,k position and prints value, winner, plies, best moves and the line."""
-    api = implementation("mnk", args.backend)
-    rows, cols = args.shape
-    what = f"{rows}x{cols} k={args.k}"
-    limits = {"node_limit": args.node_limit, "table_mb": args.table_mb}
-    stop = threading.Event()
-    reporter = threading.Thread(
-        target=report_progress, args=(stop, time.monotonic(), what), daemon=True
-    )
-    reporter.start()
-    try:
-        if args.board is None:
-            solution = api.solve_empty(rows, cols, args.k, **limits)
-        else:
-            board_rows, board_cols, _ = read_mark_grid(to_item(args.board))
-            if (board_rows, board_cols) != (rows, cols):
-                raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
-            solution = api.solve(args.board, args.k, **limits)
-    except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
-        print(f"perfectplay mnk: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
-    finally:
-        stop.set()
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "value": solution.value,
-                    "winner": solution.winner,
-                    "plies": solution.plies,
-                    "best_moves": solution.best_moves,
-                    "line": solution.line,
-                    "nodes": solution.nodes,
-                }
-            )
-        )
-    else:
-        print_solution(solution)
-    return 0
 
 
 def run_label(args: argparse.Namespace) -> int:
@@ -110,7 +62,7 @@ def run_label(args: argparse.Namespace) -> int:
             return 2
         for option in game.batch_options:
             value = getattr(args, option)
-            options[option] = value if option == "k" else load(value, option)
+            options[option] = load(value, option) if game.batch_option_help[option].array else value
         result = game.batch_solve(boards, args.backend, **options)
         # numpy's name rule (``.npz`` added when missing), written whole or not at all.
         output = args.output if str(args.output).endswith(".npz") else f"{args.output}.npz"
@@ -135,8 +87,6 @@ def run_stress(args: argparse.Namespace) -> int:
     name = f"perfectplay stress {args.problem}"
     try:
         if args.python is not None:
-            if args.problem != "footholds":
-                raise ValueError("--python FILE:FUNCTION is for footholds only")
             if args.program:
                 raise ValueError("give --python or a COMMAND after --, not both")
             command = stress.python_command(args.python, args.problem)
@@ -196,106 +146,6 @@ def run_stress(args: argparse.Namespace) -> int:
     return 0 if result.passed else 1
 
 
-def build_and_save(
-    name: str, build: Callable[[], Any], summary: Callable[[Any], str], output: str
-) -> int:
-    """Builds a file's contents, saves them to ``output`` and says what it took."""
-    started = time.monotonic()
-    built = build()
-    built.save(output)
-    print(
-        f"{name}: {summary(built)} in {time.monotonic() - started:.1f} s, saved to {output}",
-        file=sys.stderr,
-    )
-    return 0
-
-
-def run_tablebase(args: argparse.Namespace) -> int:
-    """``perfectplay tablebase build|stats|probe|verify``."""
-    name = f"perfectplay tablebase {args.action}"
-    try:
-        if args.action == "build":
-            rows, cols = args.shape
-            return build_and_save(
-                name,
-                lambda: tablebase.build(rows, cols, args.k, threads=args.threads, progress=True),
-                lambda table: f"{rows}x{cols} k={args.k}, {len(table.data):,} entries",
-                args.output,
-            )
-        table = tablebase.load(args.file)
-        if args.action == "verify":
-            table.verify(args.deep, threads=args.threads, progress=sys.stderr.isatty())
-            what = "every entry agrees with" if args.deep else "checksums and a sample agree with"
-            print(f"{args.file}: {table.rows}x{table.cols} k={table.k}, {what} the rules")
-            return 0
-        if args.action == "stats":
-            stats = table.stats(progress=sys.stderr.isatty())
-            print(f"game: {table.rows}x{table.cols} k={table.k}")
-            print(f"reachable positions: {stats['reachable']:,}")
-            print(f"up to symmetry: {stats['canonical']:,}")
-            by_value = stats["by_value"]
-            print(
-                f"side to move wins: {by_value[1]:,}, draws: {by_value[0]:,}, "
-                f"loses: {by_value[-1]:,}"
-            )
-            print(f"longest: {stats['longest']['plies']} plies, e.g. {stats['longest']['board']}")
-            empty = table.solve_empty(table.rows, table.cols)
-            print(f"from the empty board: {empty.winner or 'draw'} in {empty.plies} plies")
-            return 0
-        solution = table.solve(args.board)
-    except (ValueError, TypeError, OSError, MemoryError) as error:
-        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
-    print_solution(solution)
-    return 0
-
-
-def run_openings(args: argparse.Namespace) -> int:
-    """``perfectplay openings build|verify``."""
-    name = f"perfectplay openings {args.action}"
-    try:
-        if args.action == "build":
-            checkpoint = args.checkpoint or f"{args.output}.checkpoint"
-            if os.path.exists(checkpoint):
-                print(f"{name}: going on from {checkpoint}", file=sys.stderr)
-            return build_and_save(
-                name,
-                lambda: openings.build(
-                    args.depth,
-                    width=args.width,
-                    height=args.height,
-                    threads=args.threads,
-                    progress=True,
-                    checkpoint=checkpoint,
-                ),
-                lambda book: (
-                    f"{book.width}x{book.height} depth {book.depth}, {len(book):,} positions"
-                ),
-                args.output,
-            )
-        if args.file is None:
-            book = openings.packaged()
-            deep = openings.deep()
-            deep.verify(args.sample, seed=args.seed, threads=args.threads)
-            print(
-                f"{deep.path}: the 12-ply book, {len(deep):,} positions: size, SHA-256, order "
-                f"and scores checked, {args.sample:,} re-solved by the search alone "
-                f"(seed {args.seed})"
-            )
-        else:
-            book = openings.load(args.file)
-            book.verify(args.sample, seed=args.seed, threads=args.threads)
-    except (ValueError, TypeError, OSError, MemoryError) as error:
-        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
-    print(
-        f"{book.path}: {book.width}x{book.height} depth {book.depth}, {len(book):,} positions: "
-        f"checksum, positions and scores above depth {book.depth} agree with the rules, "
-        f"{args.sample:,} re-solved (seed {args.seed})"
-    )
-    return 0
-
-
 def run_serve(args: argparse.Namespace) -> int:
     """Serves the board until Ctrl-C."""
     limits = {
@@ -345,10 +195,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "stress": run_stress,
-    "tablebase": run_tablebase,
-    "openings": run_openings,
     "label": run_label,
-    "mnk": run_mnk,
     "serve": run_serve,
     "play": run_play,
 }

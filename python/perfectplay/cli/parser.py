@@ -1,52 +1,27 @@
 """The ``perfectplay`` command's arguments: every command, its options and their help (each
-option its own text with its default, checked by ``tests/test_cli_help.py``), and the types
-argparse reads them with."""
+option its own text with its default, checked by ``tests/test_cli_help.py``); the games' own
+commands come from their ``Game``."""
 
 from __future__ import annotations
 
 import argparse
-import math
 
 from perfectplay import __version__
 from perfectplay._kernel.backend import BACKEND, BACKENDS
+from perfectplay._kernel.command import (
+    BACKEND_HELP,
+    THREADS_HELP,
+    Command,
+    positive,
+    seconds,
+    shape,
+)
+from perfectplay._kernel.game import BatchOption
 from perfectplay._registry import GAMES
 from perfectplay.judge import FORMATS
 from perfectplay.stress import PROBLEMS
 
-__all__ = ["build_parser", "positive", "seconds", "shape"]
-
-
-def shape(text: str) -> tuple[int, int]:
-    """ROWSxCOLS, as argparse reads it."""
-    rows, sep, cols = text.lower().partition("x")
-    if not (sep and rows.isdigit() and cols.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 5x4, got {text!r}")
-    return int(rows), int(cols)
-
-
-def seconds(text: str) -> float:
-    """A finite, positive number of seconds, as argparse reads it (NaN and inf never end)."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise argparse.ArgumentTypeError(f"expected a finite, positive number, got {text!r}")
-    return seconds
-
-
-def positive(text: str) -> int:
-    """A positive whole number, as argparse reads it."""
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return int(text)
-
-
-BACKEND_HELP = (
-    f"which implementation answers: rust (the compiled core) or python (the pure-Python "
-    f"twin) (default: {BACKEND})"
-)
-THREADS_HELP = "worker threads (default: every CPU this process may use)"
+__all__ = ["build_parser", "game_commands"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,32 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
         for argument in judge_format.arguments:
             command.add_argument(*argument.flags, **argument.settings)
-    summary = "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first"
-    mnk = commands.add_parser("mnk", help=summary, description=summary)
-    mnk.add_argument("shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 4x4")
-    mnk.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 3")
-    mnk.add_argument(
-        "board",
-        nargs="?",
-        help="the position: rows of x o . split by /, such as x.../.o../..../.... "
-        "(default: the empty board)",
-    )
-    mnk.add_argument(
-        "--node-limit",
-        type=int,
-        default=None,
-        help="give up after this many search nodes, exit status 1 (default: no limit)",
-    )
-    mnk.add_argument(
-        "--table-mb",
-        type=float,
-        default=None,
-        help="the transposition table's size in MiB (default: by the board, at most 96)",
-    )
-    mnk.add_argument(
-        "--json", action="store_true", help="print one JSON object (default: lines of text)"
-    )
-    mnk.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
+    for own in game_commands().values():
+        own.add_arguments(commands.add_parser(own.name, help=own.summary, description=own.summary))
     summary = "label many positions: a .npy of boards in, a .npz of BatchSolution arrays out"
     label = commands.add_parser("label", help=summary, description=summary)
     label.add_argument("game", choices=tuple(GAMES), help="the game of the boards")
@@ -115,13 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LABELS.npz",
         help="the labels' file, written whole or not at all",
     )
-    label.add_argument("--k", type=int, help="m,n,k: marks in a row that win (required there)")
-    label.add_argument(
-        "--alocs", metavar="A.npy", help="footholds: A's cells, (N, 2) or (2,) (required there)"
-    )
-    label.add_argument(
-        "--blocs", metavar="B.npy", help="footholds: B's cells, (N, 2) or (2,) (required there)"
-    )
+    for option, (game_title, batch_option) in batch_options().items():
+        label.add_argument(
+            f"--{option}",
+            type=str if batch_option.array else int,
+            metavar=f"{option[0].upper()}.npy" if batch_option.array else option.upper(),
+            help=f"{game_title}: {batch_option.help} (required there)",
+        )
     label.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
     label.add_argument(
         "--node-limit",
@@ -141,70 +92,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="raise: stop at the first bad row; mask: mark it in status and go on (default: raise)",
     )
     label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
-    summary = "strongly solve whole m,n,k games: build, report, probe, verify tablebase files"
-    table = commands.add_parser("tablebase", help=summary, description=summary)
-    actions = table.add_subparsers(dest="action", required=True, metavar="ACTION")
-    make = actions.add_parser("build", help="solve every position of a game into FILE")
-    make.add_argument(
-        "shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 4x4 (20 cells at most)"
-    )
-    make.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 4")
-    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the table to write")
-    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
-    report = actions.add_parser("stats", help="the whole game: counts by value and plies")
-    report.add_argument("file", metavar="FILE", help="a table of tablebase build")
-    probe = actions.add_parser("probe", help="solve one position from the table")
-    probe.add_argument("file", metavar="FILE", help="a table of tablebase build")
-    probe.add_argument(
-        "board", metavar="BOARD", help="rows of x o . split by /, such as x.../..../..../...."
-    )
-    check_file = actions.add_parser(
-        "verify", help="check FILE: its checksums and a sample of entries against the rules"
-    )
-    check_file.add_argument("file", metavar="FILE", help="a table of tablebase build")
-    check_file.add_argument(
-        "--deep",
-        action="store_true",
-        help="check every entry against its children, slower (default: a sample)",
-    )
-    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
-    summary = "Connect Four opening books: build FILE, or verify one"
-    books = commands.add_parser("openings", help=summary, description=summary)
-    actions = books.add_subparsers(dest="action", required=True, metavar="ACTION")
-    make = actions.add_parser("build", help="solve every position of DEPTH stones or fewer")
-    make.add_argument(
-        "--depth", type=int, required=True, help="the most stones of a book's position, such as 6"
-    )
-    make.add_argument("--width", type=int, default=7, help="columns of the board (default 7)")
-    make.add_argument("--height", type=int, default=6, help="rows of the board (default 6)")
-    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
-    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
-    make.add_argument(
-        "--checkpoint",
-        default=None,
-        metavar="PATH",
-        help="where the scores solved so far are kept, so that a build killed or stopped goes "
-        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
-    )
-    check_file = actions.add_parser(
-        "verify",
-        help="check FILE (default: the packaged books), and re-solve a sample of its deepest "
-        "positions by the search alone",
-    )
-    check_file.add_argument(
-        "file",
-        metavar="FILE",
-        nargs="?",
-        default=None,
-        help="a book of `openings build` (default: the packaged 7x6 book and the 12-ply book)",
-    )
-    check_file.add_argument(
-        "--sample", type=int, default=4, help="positions to re-solve (default 4)"
-    )
-    check_file.add_argument(
-        "--seed", type=int, default=0, help="which positions are drawn (default 0)"
-    )
-    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
         "stress",
@@ -359,3 +246,18 @@ def game_options() -> dict[str, str]:
                 f"{game.title}: {game.option_help[name]} (default {shown})"
             )
     return {name: "; ".join(texts) for name, texts in sorted(helps.items())}
+
+
+def game_commands() -> dict[str, Command]:
+    """Every game's own commands (its ``Game.commands``), by name."""
+    return {command.name: command for game in GAMES.values() for command in game.commands}
+
+
+def batch_options() -> dict[str, tuple[str, BatchOption]]:
+    """Every game's batch options beyond the boards (``--k``; ``--alocs``, ``--blocs``), with
+    the game that takes each."""
+    return {
+        name: (game.title, option)
+        for game in GAMES.values()
+        for name, option in game.batch_option_help.items()
+    }

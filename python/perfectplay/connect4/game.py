@@ -7,6 +7,7 @@ from typing import Any
 
 from perfectplay._kernel.game import Game, OpenSpielGame, PettingZooGame, parse_int
 from perfectplay.connect4 import Position
+from perfectplay.connect4.commands import COMMANDS
 from perfectplay.connect4.judge import FORMATS
 
 
@@ -33,6 +34,7 @@ GAME = Game(
     # about 10^8 nodes a thread at 30 M nodes/s; 4 * 10^8 is about 12 s at most here.
     reply_node_limit=400_000_000,
     judge=FORMATS,
+    commands=COMMANDS,
     parse={"width": parse_int, "height": parse_int},
     read=lambda text, options: Position(text, width=options["width"], height=options["height"]),
     read_help="Pons' move string (columns 1-7 such as '4453') or rows of x o . top first",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from perfectplay._kernel.game import Game, parse_location
+from perfectplay._kernel.game import BatchOption, Game, parse_location
 from perfectplay.footholds import Position
 from perfectplay.footholds.judge import FORMATS
 from perfectplay.footholds.stress import PROBLEMS
@@ -30,6 +30,10 @@ GAME = Game(
     moves="row-col",
     codes="(N, rows, cols): 1 foothold, 0 hole; alocs and blocs (N, 2)",
     batch_options=("alocs", "blocs"),
+    batch_option_help={
+        "alocs": BatchOption("A's cells, (N, 2) or (2,)", array=True),
+        "blocs": BatchOption("B's cells, (N, 2) or (2,)", array=True),
+    },
     judge=FORMATS,
     stress=PROBLEMS,
     parse={"board": str, "aloc": parse_location, "bloc": parse_location},

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from perfectplay._kernel.game import Game, OpenSpielGame, parse_int
+from perfectplay._kernel.game import BatchOption, Game, OpenSpielGame, parse_int
 from perfectplay.mnk import Position
+from perfectplay.mnk.commands import COMMANDS
 
 
 def _openspiel_options(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -22,11 +23,13 @@ GAME = Game(
     moves="row-col",
     codes="(N, rows, cols): 0 empty, 1 X, 2 O",
     batch_options=("k",),
+    batch_option_help={"k": BatchOption("marks in a row that win")},
     openspiel=OpenSpielGame("mnk", _openspiel_options),
     gym="perfectplay/MNK-v0",
     parse={"rows": parse_int, "cols": parse_int, "k": parse_int},
     read=lambda text, options: Position(text, options["k"]),
     read_help="rows of x o . joined by / such as 'x.../.o../..../....'",
+    commands=COMMANDS,
     option_help={
         "rows": "rows of the board",
         "cols": "columns of the board",

@@ -15,7 +15,7 @@ from typing import Any
 
 from perfectplay._kernel.backend import BACKEND
 from perfectplay._kernel.files import write_whole
-from perfectplay.stress.problems import Case, generate, problem_of, render
+from perfectplay.stress.problems import PROBLEMS, Case, generate, problem_of, render
 from perfectplay.stress.processes import (
     Failure,
     Program,
@@ -71,12 +71,13 @@ def check_save(save: str | os.PathLike[str]) -> None:
         raise ValueError(f"cannot save the failing input to {path}: {why}")
 
 
-def python_command(target: str, problem: str = "footholds") -> list[str]:
+def python_command(target: str, problem: str) -> list[str]:
     """The command that runs ``FILE:FUNCTION`` on the problem's input in its own Python process
     (footholds: ``solution(board, aloc, bloc) -> int``, the Programmers form)."""
     runner = problem_of(problem).python_runner
     if runner is None:
-        raise ValueError(f"--python: {problem} has no function form; give a COMMAND")
+        with_one = [name for name, each in PROBLEMS.items() if each.python_runner is not None]
+        raise ValueError(f"--python FILE:FUNCTION is for {', '.join(with_one)} only")
     path, sep, function = target.rpartition(":")
     if not sep or not path or not function.isidentifier():
         raise ValueError(

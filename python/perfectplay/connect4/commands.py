@@ -1,0 +1,113 @@
+"""Connect Four's command of ``perfectplay``: ``openings`` (build a book for any board, verify
+one or the packaged books)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from perfectplay._kernel.command import (
+    THREADS_HELP,
+    Command,
+    build_and_save,
+    error_text,
+    one_line,
+)
+from perfectplay.connect4 import openings
+
+__all__ = ["COMMANDS"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    make = actions.add_parser("build", help="solve every position of DEPTH stones or fewer")
+    make.add_argument(
+        "--depth", type=int, required=True, help="the most stones of a book's position, such as 6"
+    )
+    make.add_argument("--width", type=int, default=7, help="columns of the board (default 7)")
+    make.add_argument("--height", type=int, default=6, help="rows of the board (default 6)")
+    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
+    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    make.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="PATH",
+        help="where the scores solved so far are kept, so that a build killed or stopped goes "
+        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
+    )
+    check_file = actions.add_parser(
+        "verify",
+        help="check FILE (default: the packaged books), and re-solve a sample of its deepest "
+        "positions by the search alone",
+    )
+    check_file.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default=None,
+        help="a book of `openings build` (default: the packaged 7x6 book and the 12-ply book)",
+    )
+    check_file.add_argument(
+        "--sample", type=int, default=4, help="positions to re-solve (default 4)"
+    )
+    check_file.add_argument(
+        "--seed", type=int, default=0, help="which positions are drawn (default 0)"
+    )
+    check_file.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+
+
+def run_openings(args: argparse.Namespace) -> int:
+    """``perfectplay openings build|verify``."""
+    name = f"perfectplay openings {args.action}"
+    try:
+        if args.action == "build":
+            checkpoint = args.checkpoint or f"{args.output}.checkpoint"
+            if os.path.exists(checkpoint):
+                print(f"{name}: going on from {checkpoint}", file=sys.stderr)
+            return build_and_save(
+                name,
+                lambda: openings.build(
+                    args.depth,
+                    width=args.width,
+                    height=args.height,
+                    threads=args.threads,
+                    progress=True,
+                    checkpoint=checkpoint,
+                ),
+                lambda book: (
+                    f"{book.width}x{book.height} depth {book.depth}, {len(book):,} positions"
+                ),
+                args.output,
+            )
+        if args.file is None:
+            book = openings.packaged()
+            deep = openings.deep()
+            deep.verify(args.sample, seed=args.seed, threads=args.threads)
+            print(
+                f"{deep.path}: the 12-ply book, {len(deep):,} positions: size, SHA-256, order "
+                f"and scores checked, {args.sample:,} re-solved by the search alone "
+                f"(seed {args.seed})"
+            )
+        else:
+            book = openings.load(args.file)
+            book.verify(args.sample, seed=args.seed, threads=args.threads)
+    except (ValueError, TypeError, OSError, MemoryError) as error:
+        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
+        return 1
+    print(
+        f"{book.path}: {book.width}x{book.height} depth {book.depth}, {len(book):,} positions: "
+        f"checksum, positions and scores above depth {book.depth} agree with the rules, "
+        f"{args.sample:,} re-solved (seed {args.seed})"
+    )
+    return 0
+
+
+COMMANDS = (
+    Command(
+        "openings",
+        "Connect Four opening books: build FILE, or verify one",
+        add_arguments,
+        run_openings,
+    ),
+)
