@@ -1,0 +1,128 @@
+"""The Kaggle ConnectX agent, on ConnectX's own observation and configuration shapes (the
+``kaggle-environments`` package pins other versions of Gymnasium and OpenSpiel and brings jax
+and transformers, so its rules are played here as its ``connectx.py`` plays them): a best move
+at every turn, from the empty board to the end, in either seat, on 7x6 and smaller boards."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from perfectplay import connect4
+from perfectplay.agents import connectx_agent
+
+# Whole games at Kaggle's pace: the compiled core (the twin searches 7x6 past the books, and
+# even 5x4 from the start, far too slowly; its answers are held to the core's elsewhere).
+pytestmark = pytest.mark.compiled
+
+
+def play(board: list[int], column: int, mark: int, columns: int, rows: int) -> None:
+    """ConnectX's ``play``: the lowest empty cell of the column (rows top first)."""
+    row = max(r for r in range(rows) if board[column + r * columns] == 0)
+    board[column + row * columns] = mark
+
+
+def wins(board: list[int], column: int, mark: int, columns: int, rows: int) -> bool:
+    """ConnectX's ``is_win`` for the stone just played in ``column``."""
+    row = min(r for r in range(rows) if board[column + r * columns] == mark)
+
+    def count(step_row: int, step_col: int) -> int:
+        r, c, found = row + step_row, column + step_col, 0
+        while 0 <= r < rows and 0 <= c < columns and board[c + r * columns] == mark:
+            found, r, c = found + 1, r + step_row, c + step_col
+        return found
+
+    return any(
+        count(dr, dc) + count(-dr, -dc) + 1 >= 4 for dr, dc in ((1, 0), (0, 1), (1, 1), (1, -1))
+    )
+
+
+def columns_played(board: list[int], history: list[int]) -> str:
+    return "".join(str(col + 1) for col in history)
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(7, 6), (5, 4), (6, 5)])
+@pytest.mark.parametrize("seat", [1, 2])
+def test_a_best_move_at_every_turn_against_random(columns: int, rows: int, seat: int) -> None:
+    rng = random.Random(columns * 10 + rows + seat)
+    configuration = SimpleNamespace(rows=rows, columns=columns, inarow=4, actTimeout=2)
+    for game in range(3 if (columns, rows) == (7, 6) else 2):
+        board = [0] * (rows * columns)
+        history: list[int] = []
+        mark, winner = 1, None
+        while winner is None and len(history) < rows * columns:
+            legal = [c for c in range(columns) if board[c] == 0]
+            if mark == seat:
+                observation = SimpleNamespace(board=list(board), mark=mark)
+                column = connectx_agent(observation, configuration)
+                best = connect4.best_moves(history, width=columns, height=rows)
+                assert column in best, (columns_played(board, history), column, best)
+            else:
+                column = rng.choice(legal)
+            play(board, column, mark, columns, rows)
+            history.append(column)
+            if wins(board, column, mark, columns, rows):
+                winner = mark
+            mark = 3 - mark
+        value = connect4.value("", width=columns, height=rows)
+        if seat == 1 and value > 0:
+            assert winner == 1, f"game {game}: the first player's win was lost"
+        assert winner != 3 - seat or value < 0, f"game {game}: the agent lost a game it holds"
+
+
+def test_dicts_as_well_as_kaggles_objects() -> None:
+    board = [0] * 42
+    for mark, column in ((1, 3), (2, 3), (1, 4), (2, 2)):
+        play(board, column, mark, 7, 6)
+    as_dicts = connectx_agent({"board": board, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4})
+    as_objects = connectx_agent(
+        SimpleNamespace(board=board, mark=1),
+        SimpleNamespace(rows=6, columns=7, inarow=4, actTimeout=2),
+    )
+    assert as_dicts == as_objects
+    assert as_dicts in connect4.best_moves("4453")
+
+
+@pytest.mark.parametrize(
+    ("observation", "configuration", "message"),
+    [
+        ({"board": [0] * 42, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 5}, "inarow=4"),
+        ({"board": [0] * 41, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4}, "41 cells"),
+        ({"board": [0] * 42, "mark": 2}, {"rows": 6, "columns": 7, "inarow": 4}, "mark 2"),
+        ({"board": [0] * 42}, {"rows": 6, "columns": 7, "inarow": 4}, "'mark'"),
+        ({"board": [0] * 63, "mark": 1}, {"rows": 7, "columns": 9, "inarow": 4}, "does not fit"),
+    ],
+)
+def test_what_is_no_connectx_position_is_a_clear_error(
+    observation: Any, configuration: Any, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        connectx_agent(observation, configuration)
+
+
+def test_a_search_past_the_time_falls_back_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no time for the search (one node), on a board without a book (6x5), the agent still
+    wins at once, blocks a win at once, or takes the column nearest the centre."""
+    import perfectplay.agents
+
+    monkeypatch.setattr(perfectplay.agents, "CONNECTX_NODES_PER_SECOND", 1e-9)
+    fallbacks: list[int] = []
+    fallback = perfectplay.agents._connectx_fallback
+
+    def counted(*args: Any) -> int:
+        fallbacks.append(1)
+        return fallback(*args)
+
+    monkeypatch.setattr(perfectplay.agents, "_connectx_fallback", counted)
+    configuration = {"rows": 5, "columns": 6, "inarow": 4, "actTimeout": 1}
+    cases = {"": 2, "121212": 0, "12121": 0}  # the centre; a win at once; a block
+    for moves, expected in cases.items():
+        board = [0] * 30
+        for ply, column in enumerate(moves):
+            play(board, int(column) - 1, 1 + ply % 2, 6, 5)
+        mark = 1 + len(moves) % 2
+        assert connectx_agent({"board": board, "mark": mark}, configuration) == expected, moves
+    assert fallbacks, "the search never ran out of time"
