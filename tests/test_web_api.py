@@ -237,6 +237,10 @@ def test_binds_only_where_told() -> None:
     with running("--workers", "1", "--host", "0.0.0.0") as server:
         port = int(server.url.rsplit(":", 1)[1])
         assert listening_addresses(port) == {"00000000"}
+        # Beyond this machine, a clear warning (printed as the board starts).
+        assert server.process.stderr is not None
+        warning = server.process.stderr.readline()
+        assert "warning: listening on 0.0.0.0, not only on this machine" in warning, warning
 
 
 def test_the_time_bound_stops_a_search_and_a_left_request_stops_its_search() -> None:

@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -354,4 +356,12 @@ def serve(
 
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     print(f"perfectplay: the board is at {url} (Ctrl-C stops it)", flush=True)
+    if not ipaddress.ip_address(listener.getsockname()[0]).is_loopback:
+        print(
+            f"perfectplay: warning: listening on {host}, not only on this machine: anyone who "
+            "can reach it may use the board and its search processes (no login, plain HTTP); "
+            "serve a lab network you trust, or leave --host at 127.0.0.1",
+            file=sys.stderr,
+            flush=True,
+        )
     uvicorn.Server(config).run(sockets=[listener])
