@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import dask.array as da
@@ -15,7 +16,9 @@ from distributed import Client, LocalCluster
 
 import perfectplay.dask
 from perfectplay._kernel.backend import implementation
+from perfectplay.connect4 import openings
 from test_batch import _random_game
+from tests_support import perfectplay_command
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +109,31 @@ def test_tablebase_built_on_a_cluster_equals_the_local_build(client: Client, tmp
     # Each tier's shards stay in the directory every worker reached.
     assert (tmp_path / "tier00.bin").exists()
     assert any((tmp_path / "tier08").iterdir())
+
+
+def test_an_opening_book_built_on_the_cluster_is_the_local_one(
+    client: Client, tmp_path: Path
+) -> None:
+    """Connect Four's book builder with ``client=``: every chunk solved on the workers, read
+    back in order into the checkpoint; the very book a local build makes."""
+    checkpoint = tmp_path / "cluster.checkpoint"
+    on_cluster = openings.build(
+        5, width=4, height=4, chunk=20, client=client, checkpoint=checkpoint
+    )
+    local = openings.build(5, width=4, height=4, threads=1)
+    assert np.array_equal(on_cluster.keys, local.keys)
+    assert np.array_equal(on_cluster.scores, local.scores)
+    assert not checkpoint.exists()
+
+
+def test_the_command_line_builds_a_book_on_a_scheduler(client: Client, tmp_path: Path) -> None:
+    book = tmp_path / "4x4.book"
+    address = str(client.scheduler_info()["address"])
+    done = perfectplay_command(
+        "openings", "build", "--width", "4", "--height", "4", "--depth", "4",
+        "-o", str(book), "--scheduler", address,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    built = openings.load(str(book))
+    assert np.array_equal(built.keys, openings.build(4, width=4, height=4).keys)
+    assert np.array_equal(built.scores, openings.build(4, width=4, height=4).scores)

@@ -4,8 +4,10 @@ one or the packaged books)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from typing import Any
 
 from perfectplay._kernel.command import (
     THREADS_HELP,
@@ -15,6 +17,7 @@ from perfectplay._kernel.command import (
     one_line,
 )
 from perfectplay.connect4 import openings
+from perfectplay.errors import missing_extra
 
 __all__ = ["COMMANDS"]
 
@@ -35,6 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where the scores solved so far are kept, so that a build killed or stopped goes "
         "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
+    )
+    make.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="solve on a Dask cluster, such as tcp://scheduler:8786; needs perfectplay[dask] "
+        "(default: this machine's cores)",
     )
     check_file = actions.add_parser(
         "verify",
@@ -65,21 +75,30 @@ def run_openings(args: argparse.Namespace) -> int:
             checkpoint = args.checkpoint or f"{args.output}.checkpoint"
             if os.path.exists(checkpoint):
                 print(f"{name}: going on from {checkpoint}", file=sys.stderr)
-            return build_and_save(
-                name,
-                lambda: openings.build(
-                    args.depth,
-                    width=args.width,
-                    height=args.height,
-                    threads=args.threads,
-                    progress=True,
-                    checkpoint=checkpoint,
-                ),
-                lambda book: (
-                    f"{book.width}x{book.height} depth {book.depth}, {len(book):,} positions"
-                ),
-                args.output,
-            )
+            cluster: Any = contextlib.nullcontext()
+            if args.scheduler is not None:
+                try:
+                    from distributed import Client  # optional: the dask extra
+                except ImportError as error:
+                    raise missing_extra(error, "dask") from error
+                cluster = Client(args.scheduler)  # type: ignore[no-untyped-call]
+            with cluster as client:
+                return build_and_save(
+                    name,
+                    lambda: openings.build(
+                        args.depth,
+                        width=args.width,
+                        height=args.height,
+                        threads=args.threads,
+                        progress=True,
+                        checkpoint=checkpoint,
+                        client=client,
+                    ),
+                    lambda book: (
+                        f"{book.width}x{book.height} depth {book.depth}, {len(book):,} positions"
+                    ),
+                    args.output,
+                )
         if args.file is None:
             book = openings.packaged()
             deep = openings.deep()

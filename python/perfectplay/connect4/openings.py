@@ -43,6 +43,7 @@ import os
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from importlib import resources, util
 from typing import Any
 
@@ -475,6 +476,7 @@ def build(
     book: Any = "packaged",
     checkpoint: str | os.PathLike[str] | None = None,
     chunk: int = 256,
+    client: Any = None,
 ) -> Book:
     """Solves every position with ``depth`` stones (``connect4.batch_solve``, every core unless
     ``threads``; on 7x6 its searches stop at the 12-ply book unless ``book=None``), ``chunk``
@@ -484,9 +486,13 @@ def build(
     chunk, whole or not at all, and a build started again with the same file goes on from them
     (a kill or Ctrl-C loses at most the chunk under way); the file is removed once the book is
     built. A checkpoint of another build (board, depth, or positions it cannot hold) is a
-    ``ValueError``."""
+    ``ValueError``.
+
+    With ``client`` (a ``dask.distributed.Client``), the chunks are solved on the cluster's
+    workers instead, each by ``batch_solve`` on every core the worker has, every chunk sent at
+    once; the answers come back in order, and the checkpoint and the progress bar follow
+    them. The book is the very one a local build makes."""
     progress = flag(progress, "progress")
-    connect4 = implementation("connect4")
     shape = Shape(width, height)
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
@@ -501,18 +507,19 @@ def build(
     bar = progress_bar(progress, f"connect4 {width}x{height} depth {depth}", len(deepest))
     if bar is not None:
         bar.update(len(deepest) - len(pending))
+    parts = [pending[start : start + chunk] for start in range(0, len(pending), chunk)]
+    texts = [[text for _, text in part] for part in parts]
+    if client is None:
+        answers: Iterator[tuple[list[int], list[int]]] = (
+            solve_texts(part, width, height, book, threads) for part in texts
+        )
+    else:  # every chunk on the cluster at once; read back in order
+        futures = client.map(solve_texts, texts, width=width, height=height, book=book, pure=False)
+        answers = (future.result() for future in futures)
     try:
-        for start in range(0, len(pending), chunk):
-            part = pending[start : start + chunk]
-            solved = connect4.batch_solve(
-                [text for _, text in part],
-                width=width,
-                height=height,
-                threads=threads,
-                book=book,
-            )
-            for (key, _), value, plies in zip(part, solved.value, solved.plies, strict=True):
-                scores[key] = _pons(int(value), int(plies), depth, shape.cells)
+        for part, (values, plies) in zip(parts, answers, strict=True):
+            for (key, _), value, plies_left in zip(part, values, plies, strict=True):
+                scores[key] = _pons(value, plies_left, depth, shape.cells)
             if checkpoint is not None:
                 _save_checkpoint(checkpoint, shape, depth, scores)
             if bar is not None:
@@ -527,6 +534,17 @@ def build(
         with contextlib.suppress(FileNotFoundError):
             os.remove(checkpoint)
     return built
+
+
+def solve_texts(
+    texts: list[str], width: int, height: int, book: Any, threads: Any = None
+) -> tuple[list[int], list[int]]:
+    """The value and plies of each move string by ``batch_solve`` (a chunk of a build, here or
+    on a Dask worker)."""
+    solved = implementation("connect4").batch_solve(
+        texts, width=width, height=height, threads=threads, book=book
+    )
+    return [int(value) for value in solved.value], [int(plies) for plies in solved.plies]
 
 
 def _save_checkpoint(
