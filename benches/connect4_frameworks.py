@@ -23,6 +23,7 @@ import time
 
 import pettingzoo
 
+from perfectplay import connect4
 from perfectplay.agents import connectx_agent
 from perfectplay.pettingzoo import PerfectPolicy
 
@@ -69,20 +70,20 @@ def connectx_games(count: int, seed: int) -> None:
     for game in range(count):
         seat = 1 + game % 2
         board = [0] * (rows * columns)
-        mark, winner, played = 1, 0, 0
-        while not winner and played < rows * columns:
+        position = connect4.Position.empty(columns, rows)  # the referee: ConnectX's rules
+        mark = 1
+        while not position.is_over:
             if mark == seat:
                 started = time.perf_counter()
                 column = connectx_agent({"board": list(board), "mark": mark}, configuration)
                 moves.append(time.perf_counter() - started)
             else:
-                column = rng.choice([c for c in range(columns) if board[c] == 0])
+                column = rng.choice(position.legal_moves)
             row = max(r for r in range(rows) if board[column + r * columns] == 0)
             board[column + row * columns] = mark
-            played += 1
-            if _four(board, row, column, mark, rows, columns):
-                winner = mark
+            position = position.play(column)
             mark = 3 - mark
+        winner = {"x": 1, "o": 2}.get(position.winner or "", 0)
         results["won" if winner == seat else "lost" if winner else "drawn"] += 1
     late = sum(1 for took in moves if took > configuration["actTimeout"])
     print(
@@ -91,18 +92,6 @@ def connectx_games(count: int, seed: int) -> None:
         f"{percentile(moves, 0.99) * 1000:.1f} ms, slowest {max(moves) * 1000:.1f} ms, "
         f"{late} past actTimeout (2 s)"
     )
-
-
-def _four(board: list[int], row: int, col: int, mark: int, rows: int, columns: int) -> bool:
-    for step_row, step_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        count = 1
-        for sign in (1, -1):
-            r, c = row + sign * step_row, col + sign * step_col
-            while 0 <= r < rows and 0 <= c < columns and board[c + r * columns] == mark:
-                count, r, c = count + 1, r + sign * step_row, c + sign * step_col
-        if count >= 4:
-            return True
-    return False
 
 
 def main() -> int:

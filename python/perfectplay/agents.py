@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from perfectplay import connect4
 from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES
+from perfectplay.connect4 import rules
 from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["CONNECTX_NODES_PER_SECOND", "PerfectAgent", "RandomAgent", "connectx_agent"]
@@ -117,30 +118,16 @@ def _connectx_field(thing: Any, name: str, what: str, default: Any = _MISSING) -
     return value
 
 
-def _wins_at(grid: list[list[int]], row: int, col: int, mark: int) -> bool:
-    """Would ``mark`` in ``grid[row][col]`` make four in a row?"""
-    rows, cols = len(grid), len(grid[0])
-    for step_row, step_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
-        count = 1
-        for sign in (1, -1):
-            r, c = row + sign * step_row, col + sign * step_col
-            while 0 <= r < rows and 0 <= c < cols and grid[r][c] == mark:
-                count += 1
-                r, c = r + sign * step_row, c + sign * step_col
-        if count >= 4:
-            return True
-    return False
-
-
-def _connectx_fallback(grid: list[list[int]], mark: int, legal: tuple[int, ...]) -> int:
+def _connectx_fallback(position: connect4.Position) -> int:
     """A move when the search would need more than the time: a win at once, else a block of
     the opponent's win at once, else the legal column nearest the centre."""
-    landing = {col: max(r for r in range(len(grid)) if grid[r][col] == 0) for col in legal}
-    for player in (mark, 3 - mark):
-        for col in legal:
-            if _wins_at(grid, landing[col], col, player):
+    shape = rules.Shape(position.width, position.height)
+    landing = shape.landing((position.current, position.mask, position.played))
+    for stones in (position.current, position.current ^ position.mask):  # ours, theirs
+        for col in position.legal_moves:
+            if shape.has_four(stones | (landing & shape.column(col))):
                 return col
-    return min(legal, key=lambda col: (abs(2 * col - (len(grid[0]) - 1)), col))
+    return min(position.legal_moves, key=lambda col: (abs(2 * col - (position.width - 1)), col))
 
 
 def connectx_agent(observation: Any, configuration: Any) -> int:
@@ -181,6 +168,6 @@ def connectx_agent(observation: Any, configuration: Any) -> int:
     try:
         best = connect4.best_move(grid, width=columns, height=rows, node_limit=node_limit)
     except SearchLimitExceeded:
-        return _connectx_fallback(grid, mark, position.legal_moves)
+        return _connectx_fallback(position)
     assert best is not None  # the game goes on
     return int(best)

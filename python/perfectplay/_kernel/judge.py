@@ -113,7 +113,6 @@ class Format:
 
     run: Callable[[Iterator[tuple[int, str]], Write, Options], None]
     summary: str
-    game: str
     #: What the input looks like, for ``--help``.
     input_format: str = ""
     #: Does a bad line only skip that line (as Pons' solver goes on), not end the input?

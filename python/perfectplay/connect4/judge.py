@@ -62,7 +62,6 @@ FORMATS = {
     "connect4": Format(
         run_connect4,
         "Connect Four in Pascal Pons' format: the score of each line",
-        "connect4",
         "input: one move string a line, columns from 1 (such as 4453); an empty line is the "
         "empty board",
         goes_on=True,

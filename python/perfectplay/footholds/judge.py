@@ -38,7 +38,6 @@ FORMATS = {
     "footholds": Format(
         run_footholds,
         "KAKAO 2022 disappearing footholds: total moves",
-        "footholds",
         'input: one JSON object a line, such as {"board": [[1, 1, 1], [1, 1, 1], [1, 1, 1]], '
         '"aloc": [1, 0], "bloc": [1, 2]}',
     ),

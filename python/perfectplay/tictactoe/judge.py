@@ -92,19 +92,16 @@ FORMATS = {
     "tictactoe": Format(
         run_tictactoe,
         "Algospot TICTACTOE: who wins (x, o or TIE)",
-        "tictactoe",
         "input: a count T, then T boards of three lines of x o . (such as 'xx.' 'oo.' '...')",
     ),
     "alpha": Format(
         run_alpha,
         "BOJ 16571 alpha tic-tac-toe: W, D or L for the side to move",
-        "tictactoe",
         "input: one board of nine integers (0 empty, 1 X, 2 O), three a line",
     ),
     "final": Format(
         run_final,
         "BOJ 7682: is each board a valid final position",
-        "tictactoe",
         "input: lines of nine characters from X O . (such as XXXOO....), then a line 'end'",
     ),
 }

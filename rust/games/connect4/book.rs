@@ -5,7 +5,7 @@
 //! `bitbully-databases`): Pons' score of every position of exactly 12 stones where nobody has
 //! won and the side to move cannot win at once, a mirror image once, under its own keys.
 
-use crate::games::connect4::{Position, Shape};
+use crate::games::connect4::{Position, Shape, top_stone};
 
 /// A book's columns, borrowed: keys in increasing order and their scores.
 #[derive(Clone, Copy)]
@@ -119,12 +119,7 @@ impl Books<'_> {
         let mover = p.current ^ p.mask;
         (0..shape.width)
             .filter_map(|col| {
-                let stones = p.mask & shape.column(col);
-                let top = if stones == 0 {
-                    0
-                } else {
-                    1 << (63 - stones.leading_zeros())
-                };
+                let top = top_stone(shape, p.mask, col);
                 if top & mover == 0 {
                     return None;
                 }

@@ -410,7 +410,7 @@ pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
 }
 
 /// The top stone of a column (0 for an empty column).
-fn top_stone(shape: &Shape, mask: u64, col: u32) -> u64 {
+pub fn top_stone(shape: &Shape, mask: u64, col: u32) -> u64 {
     let stones = mask & shape.column(col);
     if stones == 0 {
         0
