@@ -10,6 +10,7 @@
 
 pub mod grid;
 pub mod marks;
+pub mod options;
 pub mod rows;
 
 use crate::engine::error::Error;

@@ -11,6 +11,18 @@ pub trait RowsOf<T>: Sync {
     fn read(&self, row: usize, out: &mut [T]);
 }
 
+/// The codes 0/1/2 (empty, first player, second) of a row of cell values, or why they are
+/// none.
+pub fn codes_of_values(cells: &[i64], codes: &mut [u8]) -> crate::engine::error::Result<()> {
+    for (slot, &value) in codes.iter_mut().zip(cells) {
+        *slot = match value {
+            0..=2 => value as u8,
+            _ => return crate::engine::error::malformed!("cell value {value} is not 0, 1 or 2"),
+        };
+    }
+    Ok(())
+}
+
 /// Rows laid end to end in one slice.
 #[derive(Debug, Clone, Copy)]
 pub struct Packed<'a, T> {
@@ -26,5 +38,161 @@ impl<T: Copy + Sync> RowsOf<T> for Packed<'_, T> {
     #[inline]
     fn read(&self, row: usize, out: &mut [T]) {
         out.copy_from_slice(&self.cells[row * self.width..(row + 1) * self.width]);
+    }
+}
+
+/// The integer types a strided array may hold, by kind and size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Element {
+    Bool,
+    U8,
+    I8,
+    U16,
+    I16,
+    U32,
+    I32,
+    U64,
+    I64,
+}
+
+/// The memory of a strided array of integers (numpy's, read in place), row by row: any
+/// strides, broadcast and reversed arrays included, misaligned memory too.
+pub struct Reader {
+    data: *const u8,
+    rows: usize,
+    row_stride: isize,
+    /// (size, stride in bytes) of each axis of a board.
+    inner: Vec<(usize, isize)>,
+    width: usize,
+    element: Element,
+}
+
+// SAFETY: the reader only reads memory its creator keeps alive (`Reader::new`); reads of
+// memory other threads may write are copies of whatever is there (each row is read once).
+unsafe impl Send for Reader {}
+// SAFETY: as above.
+unsafe impl Sync for Reader {}
+
+impl Reader {
+    /// A reader of `rows` rows of `element`s at `data`, rows `row_stride` bytes apart, each row
+    /// of the axes `inner` (size, stride in bytes).
+    ///
+    /// # Safety
+    /// The memory every row, axis and stride reaches must stay readable while the reader is
+    /// used.
+    pub unsafe fn new(
+        data: *const u8,
+        rows: usize,
+        row_stride: isize,
+        inner: Vec<(usize, isize)>,
+        element: Element,
+    ) -> Reader {
+        let width = inner.iter().map(|&(size, _)| size).product();
+        Reader {
+            data,
+            rows,
+            row_stride,
+            inner,
+            width,
+            element,
+        }
+    }
+
+    /// The cell at `offset` bytes from the array's data.
+    #[inline]
+    fn cell(&self, offset: isize) -> i64 {
+        // SAFETY: `offset` is that of an element of the array (computed from its shape and
+        // strides), so the read is within its memory; unaligned reads are allowed.
+        unsafe {
+            let at = self.data.offset(offset);
+            match self.element {
+                Element::Bool | Element::U8 => i64::from(at.read()),
+                Element::I8 => i64::from(at.cast::<i8>().read()),
+                Element::U16 => i64::from(at.cast::<u16>().read_unaligned()),
+                Element::I16 => i64::from(at.cast::<i16>().read_unaligned()),
+                Element::U32 => i64::from(at.cast::<u32>().read_unaligned()),
+                Element::I32 => i64::from(at.cast::<i32>().read_unaligned()),
+                Element::U64 => {
+                    i64::try_from(at.cast::<u64>().read_unaligned()).unwrap_or(i64::MAX)
+                }
+                Element::I64 => at.cast::<i64>().read_unaligned(),
+            }
+        }
+    }
+}
+
+impl Reader {
+    /// One row as a sequence item (rows of ints), for the readers of sequences of boards.
+    pub fn item(&self, row: usize) -> crate::input::Item<'static> {
+        use crate::input::Item;
+        let mut cells = vec![0i64; self.width];
+        self.read(row, &mut cells);
+        let ints = |values: &[i64]| Item::Seq(values.iter().map(|&v| Item::Int(v)).collect());
+        match self.inner[..] {
+            [(_, _), (cols, _)] => Item::Seq(cells.chunks(cols.max(1)).map(ints).collect()),
+            _ => ints(&cells),
+        }
+    }
+}
+
+impl RowsOf<i64> for Reader {
+    fn len(&self) -> usize {
+        self.rows
+    }
+
+    fn read(&self, row: usize, out: &mut [i64]) {
+        let base = row as isize * self.row_stride;
+        match self.inner[..] {
+            [(cells, stride)] => {
+                for (cell, slot) in out.iter_mut().enumerate().take(cells) {
+                    *slot = self.cell(base + cell as isize * stride);
+                }
+            }
+            [(rows, row_stride), (cols, col_stride)] => {
+                for r in 0..rows {
+                    for c in 0..cols {
+                        out[r * cols + c] =
+                            self.cell(base + r as isize * row_stride + c as isize * col_stride);
+                    }
+                }
+            }
+            _ => {
+                // Any other number of axes: walk them in C order.
+                let mut index = vec![0usize; self.inner.len()];
+                for slot in out.iter_mut() {
+                    let offset: isize = index
+                        .iter()
+                        .zip(&self.inner)
+                        .map(|(&i, &(_, stride))| i as isize * stride)
+                        .sum();
+                    *slot = self.cell(base + offset);
+                    for axis in (0..index.len()).rev() {
+                        index[axis] += 1;
+                        if index[axis] < self.inner[axis].0 {
+                            break;
+                        }
+                        index[axis] = 0;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Rows of codes for the games whose cells are 0/1/2: each value as a `u8`, 3 for anything
+/// out of range (a bad row).
+pub struct Codes<'a>(pub &'a Reader);
+
+impl RowsOf<u8> for Codes<'_> {
+    fn len(&self) -> usize {
+        self.0.rows
+    }
+
+    fn read(&self, row: usize, out: &mut [u8]) {
+        let mut wide = [0i64; 64];
+        self.0.read(row, &mut wide[..self.0.width]);
+        for (slot, &value) in out.iter_mut().zip(&wide) {
+            *slot = u8::try_from(value).map_or(3, |code| code.min(3));
+        }
     }
 }

@@ -7,53 +7,18 @@ use crate::engine::budget::Budget;
 use crate::engine::columns::{Columns, Wanted};
 use crate::engine::error::Error;
 use crate::engine::memory::{OutOfMemory, zeroed};
-use crate::engine::pool;
 use crate::engine::random::{SplitMix64, fill_rows, plies_of};
+use crate::input::options::{OnError, RandomArgs};
+use crate::input::rows::Reader;
 use crate::input::rows::RowsOf;
-use crate::py::arrays::Reader;
-use crate::py::convert::{err, int_arg, is_main_thread, type_name, with_row};
+use crate::py::convert::{err, is_main_thread, type_name, with_row};
+use crate::py::options::{Options, to_scalar};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
 use std::hash::Hash;
-
-/// What to do with a bad row: raise its error naming the row, or mark it in `status`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum OnError {
-    Raise,
-    Mask,
-}
-
-pub fn errors_arg(errors: &Bound<'_, PyAny>) -> PyResult<OnError> {
-    let Ok(text) = errors.cast::<PyString>() else {
-        return Err(PyTypeError::new_err(format!(
-            "errors must be 'raise' or 'mask', not {}",
-            type_name(errors)
-        )));
-    };
-    match text.to_str()? {
-        "raise" => Ok(OnError::Raise),
-        "mask" => Ok(OnError::Mask),
-        other => Err(PyValueError::new_err(format!(
-            "errors must be 'raise' or 'mask', got {other:?}"
-        ))),
-    }
-}
-
-/// `threads=`: None for the CPUs this process may use, or a positive integer.
-pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    let Some(threads) = threads.filter(|t| !t.is_none()) else {
-        return Ok(pool::cpus());
-    };
-    match int_arg(threads, "threads")? {
-        n @ 1..=4096 => Ok(n as usize),
-        n => Err(PyValueError::new_err(format!(
-            "threads must be between 1 and 4096, got {n}"
-        ))),
-    }
-}
 
 /// The `perfectplay.BatchSolution` of the columns (the arrays take over the columns' memory).
 pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
@@ -260,11 +225,7 @@ pub fn solve_batch<'py, T, S>(
     py: Python<'py>,
     parsed: Parsed<T>,
     moves_per_row: usize,
-    moves: bool,
-    threads: usize,
-    node_limit: Option<u64>,
-    on_error: OnError,
-    progress: bool,
+    options: &Options<'_>,
     what: &str,
     start: impl Fn() -> crate::engine::error::Result<S> + Sync + Send,
     solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync + Send,
@@ -275,6 +236,7 @@ where
     S: Send,
 {
     let Parsed { rows, first_bad } = parsed;
+    let on_error = options.errors;
     if on_error == OnError::Raise
         && let Some((row, error)) = first_bad
     {
@@ -282,11 +244,12 @@ where
     }
     let wanted = Wanted {
         best: true,
-        moves,
+        moves: options.moves,
         nodes: true,
     };
     let mut columns = Columns::new(rows.len(), moves_per_row, wanted).map_err(memory_error)?;
-    let failed = detached(py, progress, what, |monitor| {
+    let (threads, node_limit) = (options.threads(), options.node_limit);
+    let failed = detached(py, options.progress, what, |monitor| {
         batch::run(
             &rows,
             threads,
@@ -352,103 +315,38 @@ pub fn sequence_items<'py>(
     Ok(items)
 }
 
-/// The arguments of `random_positions`: how many, the seed (None: one drawn from the system)
-/// and the range of plies to play (an int, a (low, high) pair, or None: 0 to `most`).
-pub struct RandomArgs {
+/// The rows of `random_positions`: `count` rows of codes.
+pub struct RandomRows {
     pub count: usize,
-    pub seed: u64,
-    pub low: u32,
-    pub high: u32,
+    pub rows: Vec<u8>,
 }
 
-impl RandomArgs {
-    pub fn new(
-        count: &Bound<'_, PyAny>,
-        seed: Option<&Bound<'_, PyAny>>,
-        plies: Option<&Bound<'_, PyAny>>,
-        most: u32,
-    ) -> PyResult<RandomArgs> {
-        let count = match int_arg(count, "n")? {
-            n @ 0..=0xff_ffff_ffff => n as usize,
-            n => {
-                return Err(PyValueError::new_err(format!(
-                    "n must be between 0 and 2^40, got {n}"
-                )));
-            }
+/// `n` rows of `width` codes of at most `most` plies on the options' threads, without the
+/// GIL: `write` gets each row's own generator, the plies drawn for it, and the row to fill.
+pub fn random_rows(
+    py: Python<'_>,
+    n: &Bound<'_, PyAny>,
+    options: &Options<'_>,
+    most: u32,
+    width: usize,
+    write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
+) -> PyResult<RandomRows> {
+    let args = RandomArgs::new(&to_scalar(n)?, options, most).map_err(err)?;
+    let mut rows = zeroed(args.count.saturating_mul(width)).map_err(memory_error)?;
+    let threads = options.threads();
+    detached(py, false, "", |monitor| {
+        let row = |index: usize, items: &mut [u8]| {
+            let mut random = SplitMix64::for_row(args.seed, index as u64);
+            let plies = plies_of(&mut random, args.low, args.high);
+            write(&mut random, plies, items);
         };
-        let seed = match seed.filter(|seed| !seed.is_none()) {
-            None => {
-                use std::hash::{BuildHasher, RandomState};
-                RandomState::new().hash_one(std::time::SystemTime::now())
-            }
-            Some(seed) => match int_arg(seed, "seed")? {
-                s @ 0..=0xffff_ffff_ffff_ffff => s as u64,
-                s => {
-                    return Err(PyValueError::new_err(format!(
-                        "seed must be between 0 and 2^64 - 1, got {s}"
-                    )));
-                }
-            },
-        };
-        let (low, high) = match plies.filter(|plies| !plies.is_none()) {
-            None => (0, i128::from(most)),
-            Some(plies) => {
-                if let Ok(pair) = plies.cast::<pyo3::types::PyTuple>() {
-                    if pair.len() != 2 {
-                        return Err(PyValueError::new_err(format!(
-                            "plies must be an int or a (low, high) pair, got a tuple of {}",
-                            pair.len()
-                        )));
-                    }
-                    (
-                        int_arg(&pair.get_item(0)?, "plies")?,
-                        int_arg(&pair.get_item(1)?, "plies")?,
-                    )
-                } else {
-                    let plies = int_arg(plies, "plies")?;
-                    (plies, plies)
-                }
-            }
-        };
-        if !(0 <= low && low <= high && high <= i128::from(most)) {
-            return Err(PyValueError::new_err(format!(
-                "plies must lie in 0..{most} with low <= high, got ({low}, {high})"
-            )));
-        }
-        Ok(RandomArgs {
-            count,
-            seed,
-            low: low as u32,
-            high: high as u32,
-        })
-    }
-
-    /// `count` rows of `width` zeros, or `MemoryError`.
-    pub fn rows<T: crate::engine::memory::Zeroable>(&self, width: usize) -> PyResult<Vec<T>> {
-        zeroed(self.count.saturating_mul(width)).map_err(memory_error)
-    }
-
-    /// `count` rows of `width` codes on `threads` workers, without the GIL: `write` gets each
-    /// row's own generator, the plies drawn for it, and the row to fill.
-    pub fn fill(
-        &self,
-        py: Python<'_>,
-        width: usize,
-        threads: usize,
-        write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
-    ) -> PyResult<Vec<u8>> {
-        let mut out = self.rows(width)?;
-        detached(py, false, "", |monitor| {
-            let row = |index: usize, items: &mut [u8]| {
-                let mut random = SplitMix64::for_row(self.seed, index as u64);
-                let plies = plies_of(&mut random, self.low, self.high);
-                write(&mut random, plies, items);
-            };
-            fill_rows(&mut out, width, threads, row, monitor)
-        })?
-        .map_err(err)?;
-        Ok(out)
-    }
+        fill_rows(&mut rows, width, threads, row, monitor)
+    })?
+    .map_err(err)?;
+    Ok(RandomRows {
+        count: args.count,
+        rows,
+    })
 }
 
 /// A numpy array of `rows` with `shape` (the product of `shape` is the length of `rows`).

@@ -166,60 +166,6 @@ fn sequence_item<'py>(
     Ok(Item::Seq(converted))
 }
 
-/// A validator of the twin's `perfectplay._kernel.args`: the rules for unusual scalar arguments
-/// are written once, there, and both backends call them.
-fn validator<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    static ARGS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let module = ARGS.get_or_try_init(py, || {
-        PyResult::Ok(py.import("perfectplay._kernel.args")?.unbind())
-    })?;
-    module.bind(py).getattr(name)
-}
-
-fn is_plain_int(obj: &Bound<'_, PyAny>) -> bool {
-    obj.is_exact_instance_of::<PyInt>()
-}
-
-/// An integer argument (`k`, `rows`, ...): an int or anything with `__index__`, never a bool.
-/// Beyond the i128 range it saturates: such a value is out of every range anyway.
-pub fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
-    let int = if is_plain_int(obj) {
-        obj.clone()
-    } else {
-        validator(obj.py(), "int_arg")?.call1((obj, name))?
-    };
-    Ok(int.extract::<i128>().unwrap_or_else(|_| {
-        if int.lt(0).unwrap_or(false) {
-            i128::MIN
-        } else {
-            i128::MAX
-        }
-    }))
-}
-
-/// A `node_limit=` argument: None or a positive integer; beyond u64 it is no limit.
-pub fn node_limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
-    let Some(limit) = limit.filter(|l| !l.is_none()) else {
-        return Ok(None);
-    };
-    if let (true, Ok(n @ 1..)) = (is_plain_int(limit), limit.extract::<u64>()) {
-        return Ok(Some(n));
-    }
-    let checked = validator(limit.py(), "node_limit")?.call1((limit,))?;
-    Ok(Some(checked.extract::<u64>().unwrap_or(u64::MAX)))
-}
-
-/// A `table_mb=` argument in bytes: None, or a number of MiB the twin's validator accepts.
-pub fn table_mb_arg(table_mb: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    let Some(table_mb) = table_mb.filter(|t| !t.is_none()) else {
-        return Ok(None);
-    };
-    let megabytes: f64 = validator(table_mb.py(), "table_mb")?
-        .call1((table_mb,))?
-        .extract()?;
-    Ok(Some((megabytes * (1u64 << 20) as f64) as usize))
-}
-
 fn solution_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     static SOLUTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     SOLUTION.import(py, "perfectplay._kernel.types", "Solution")

@@ -2,18 +2,16 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::Error;
-use crate::engine::random::play;
 use crate::games::footholds::{self as game, Board, search};
 use crate::input::Item;
+use crate::input::rows::Reader;
 use crate::input::rows::RowsOf;
-use crate::py::arrays::{Boards, Reader};
-use crate::py::batch::{
-    OnError, Parsed, RandomArgs, errors_arg, is_array, sequence_items, shaped, solve_batch,
-    threads_arg,
-};
+use crate::py::arrays::Boards;
+use crate::py::batch::{Parsed, is_array, random_rows, sequence_items, shaped, solve_batch};
 use crate::py::convert::{
-    Names, err, node_limit_arg, row_col_names, search_detached, to_analysis, to_item, to_solution,
+    Names, err, row_col_names, search_detached, to_analysis, to_item, to_solution,
 };
+use crate::py::options::Options;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -24,7 +22,7 @@ fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
     row_col_names(["A", "B"], cols)
 }
 
-/// The board, the two locations and the node limit of a call, checked in that order.
+/// The board, the two locations and the node limit of a call.
 pub struct Call {
     pub board: Board,
     pub a: u8,
@@ -33,16 +31,18 @@ pub struct Call {
 }
 
 impl Call {
+    /// `function`'s arguments (its options: `node_limit`).
     pub fn new(
         board: &Bound<'_, PyAny>,
         aloc: &Bound<'_, PyAny>,
         bloc: &Bound<'_, PyAny>,
-        node_limit: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+        function: &str,
     ) -> PyResult<Call> {
+        let node_limit = Options::read(options, function, &["node_limit"])?.node_limit;
         let board = game::parse_board(&to_item(board)?).map_err(err)?;
         let a = game::parse_location(&to_item(aloc)?, "aloc", &board).map_err(err)?;
         let b = game::parse_location(&to_item(bloc)?, "bloc", &board).map_err(err)?;
-        let node_limit = node_limit_arg(node_limit)?;
         Ok(Call {
             board,
             a,
@@ -63,21 +63,21 @@ impl Call {
     }
 }
 
-/// A function of one game, `(board, aloc, bloc, *, node_limit=None)`: the arguments are
-/// checked into `$call`, then `$body` answers.
+/// A function of one game, `(board, aloc, bloc, **options)`: the arguments are checked into
+/// `$call`, then `$body` answers.
 macro_rules! game_function {
     ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
         $(#[$doc])*
         #[pyfunction]
-        #[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+        #[pyo3(signature = (board, aloc, bloc, **options))]
         fn $name<'py>(
             $py: Python<'py>,
             board: &Bound<'py, PyAny>,
             aloc: &Bound<'py, PyAny>,
             bloc: &Bound<'py, PyAny>,
-            node_limit: Option<&Bound<'py, PyAny>>,
+            options: Option<&Bound<'py, PyDict>>,
         ) -> PyResult<$answer> {
-            let $call = Call::new(board, aloc, bloc, node_limit)?;
+            let $call = Call::new(board, aloc, bloc, options, stringify!($name))?;
             $body
         }
     };
@@ -203,22 +203,20 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Per
 /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
 /// flat cells `row * cols + col`, values from A's side.
 #[pyfunction]
-#[pyo3(signature = (boards, alocs, blocs, *, moves=false, threads=None, node_limit=None, errors=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (boards, alocs, blocs, **options))]
 fn batch_solve<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     alocs: &Bound<'py, PyAny>,
     blocs: &Bound<'py, PyAny>,
-    moves: bool,
-    threads: Option<&Bound<'py, PyAny>>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    errors: Option<&Bound<'py, PyAny>>,
-    progress: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let node_limit = node_limit_arg(node_limit)?;
-    let threads = threads_arg(threads)?;
-    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
+    let options = Options::read(
+        options,
+        "batch_solve",
+        &["moves", "threads", "node_limit", "errors", "progress"],
+    )?;
+    let moves = options.moves;
     let (boards, alocs, blocs) = (
         boards_arg(boards)?,
         locations_arg(alocs, "alocs")?,
@@ -283,11 +281,7 @@ fn batch_solve<'py>(
         py,
         parsed,
         cells,
-        moves,
-        threads,
-        node_limit,
-        on_error,
-        progress,
+        &options,
         &what,
         || Ok(()),
         |(), &(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
@@ -300,64 +294,49 @@ fn batch_solve<'py>(
 /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
 /// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
 #[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, n, *, seed=None, plies=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (board, aloc, bloc, n, **options))]
 fn random_positions<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     aloc: &Bound<'py, PyAny>,
     bloc: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
-    seed: Option<&Bound<'py, PyAny>>,
-    plies: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let call = Call::new(board, aloc, bloc, None)?;
+    let options = Options::read(options, "random_positions", &["seed", "plies", "threads"])?;
+    let call = Call::new(board, aloc, bloc, None, "random_positions")?;
     let board = &call.board;
     let cells = board.cells();
-    let args = RandomArgs::new(n, seed, plies, board.footholds.count_ones())?;
-    let threads = threads_arg(threads)?;
     let start = game::Position {
         footholds: board.footholds,
         me: call.a,
         you: call.b,
     };
+    let most = board.footholds.count_ones();
     // A row: the standing cells, then A's and B's cells.
     let width = cells + 2;
-    let out = args.fill(py, width, threads, |random, plies, items| {
-        // Two moves at a time, keeping the last position a batch takes: A to move, both
-        // pieces on footholds (a game that ends stops the walk where it stood).
-        let mut end = start;
-        for _ in 0..plies / 2 {
-            let next = play(board, &end, 2, random);
-            let moved = end.footholds.count_ones() - next.footholds.count_ones();
-            let standing = |cell: u8| next.footholds >> cell & 1 == 1;
-            if moved < 2 || !standing(next.me) || !standing(next.you) {
-                break;
-            }
-            end = next;
-        }
+    let out = random_rows(py, n, &options, most, width, |random, plies, items| {
+        let end = game::random_walk(board, &start, plies, random);
         for (cell, item) in items[..cells].iter_mut().enumerate() {
             *item = (end.footholds >> cell & 1) as u8;
         }
         (items[cells], items[cells + 1]) = (end.me, end.you);
     })?;
-    let (rows, cols) = (board.rows, board.cols);
-    let mut boards: Vec<u8> = args.rows(cells)?;
-    let (mut alocs, mut blocs): (Vec<i64>, Vec<i64>) = (args.rows(2)?, args.rows(2)?);
-    for (row, items) in out.chunks(width).enumerate() {
-        boards[row * cells..(row + 1) * cells].copy_from_slice(&items[..cells]);
+    let (count, rows, cols) = (out.count, board.rows, board.cols);
+    let mut boards = Vec::with_capacity(count * cells);
+    let (mut alocs, mut blocs) = (Vec::with_capacity(2 * count), Vec::with_capacity(2 * count));
+    for items in out.rows.chunks(width) {
+        boards.extend_from_slice(&items[..cells]);
         for (into, cell) in [(&mut alocs, items[cells]), (&mut blocs, items[cells + 1])] {
-            into[2 * row] = (cell as usize / cols) as i64;
-            into[2 * row + 1] = (cell as usize % cols) as i64;
+            into.extend([(cell as usize / cols) as i64, (cell as usize % cols) as i64]);
         }
     }
     PyTuple::new(
         py,
         [
-            shaped(py, boards, &[args.count, rows, cols])?,
-            shaped(py, alocs, &[args.count, 2])?,
-            shaped(py, blocs, &[args.count, 2])?,
+            shaped(py, boards, &[count, rows, cols])?,
+            shaped(py, alocs, &[count, 2])?,
+            shaped(py, blocs, &[count, 2])?,
         ],
     )
 }

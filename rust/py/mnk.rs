@@ -1,18 +1,15 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
-use crate::engine::error::Error;
 use crate::engine::random::play;
 use crate::games::mnk::{self as game, Board, Query, TableUse, search};
 use crate::input::grid::Grid;
+use crate::input::rows::codes_of_values;
 use crate::py::arrays::Boards;
-use crate::py::batch::{
-    OnError, Parsed, RandomArgs, errors_arg, read_rows, sequence_items, shaped, solve_batch,
-    threads_arg,
-};
+use crate::py::batch::{Parsed, random_rows, read_rows, sequence_items, shaped, solve_batch};
 use crate::py::convert::{
-    Names, err, int_arg, node_limit_arg, row_col_names, search_detached, table_mb_arg, to_analysis,
-    to_item, to_solution,
+    Names, err, row_col_names, search_detached, to_analysis, to_item, to_solution,
 };
+use crate::py::options::{Options, int_arg};
 use numpy::PyUntypedArray;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -29,17 +26,14 @@ register_functions!(
     random_positions
 );
 
-/// `tablebase=`: a `perfectplay.mnk.tablebase.Tablebase` answers instead of the search (the same
-/// Python method on both backends, so both check and answer alike).
-fn given<'a, 'py>(tablebase: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
-    tablebase.filter(|table| !table.is_none())
-}
-
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
     row_col_names(["x", "o"], cols)
 }
 
-/// A checked query with its node limit and table size, in the order the twin checks them.
+/// The options of a function of one board.
+const BOARD: &[&str] = &["node_limit", "table_mb", "tablebase"];
+
+/// A checked query with its node limit and table size.
 struct Call {
     query: Query,
     node_limit: Option<u64>,
@@ -47,31 +41,16 @@ struct Call {
 }
 
 impl Call {
-    fn new(
-        grid: Grid<u8>,
-        k: &Bound<'_, PyAny>,
-        node_limit: Option<&Bound<'_, PyAny>>,
-        table_mb: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Call> {
+    fn new(grid: Grid<u8>, k: &Bound<'_, PyAny>, options: &Options<'_>) -> PyResult<Call> {
         let query = Query::new(&grid, int_arg(k, "k")?).map_err(err)?;
-        let node_limit = node_limit_arg(node_limit)?;
-        let table_bytes = table_mb_arg(table_mb)?
+        let table_bytes = options
+            .table_bytes
             .unwrap_or_else(|| search::default_table_bytes(grid.rows * grid.cols));
         Ok(Call {
             query,
-            node_limit,
+            node_limit: options.node_limit,
             table_bytes,
         })
-    }
-
-    fn of_board(
-        board: &Bound<'_, PyAny>,
-        k: &Bound<'_, PyAny>,
-        node_limit: Option<&Bound<'_, PyAny>>,
-        table_mb: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Call> {
-        let grid = game::parse_board(&to_item(board)?).map_err(err)?;
-        Call::new(grid, k, node_limit, table_mb)
     }
 
     fn solve<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -82,28 +61,29 @@ impl Call {
     }
 }
 
-/// A function of one board, `(board, k, *, node_limit=None, table_mb=None, tablebase=None)`:
-/// a given tablebase answers by its method of the same name, else the arguments are checked
-/// into `$call` and `$body` answers from the search.
+/// A function of one board, `(board, k, **options)`: a given `tablebase=` (a
+/// `perfectplay.mnk.tablebase.Tablebase`, the same Python method on both backends) answers by
+/// its method of the same name, else the arguments are checked into `$call` and `$body`
+/// answers from the search.
 macro_rules! board_function {
     ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
         $(#[$doc])*
         #[pyfunction]
-        #[pyo3(signature = (board, k, *, node_limit=None, table_mb=None, tablebase=None))]
+        #[pyo3(signature = (board, k, **options))]
         // `Ok(..?)`: extraction fails with a cast error for a `Bound` answer, a `PyErr` else.
         #[allow(clippy::needless_question_mark)]
         fn $name<'py>(
             $py: Python<'py>,
             board: &Bound<'py, PyAny>,
             k: &Bound<'py, PyAny>,
-            node_limit: Option<&Bound<'py, PyAny>>,
-            table_mb: Option<&Bound<'py, PyAny>>,
-            tablebase: Option<&Bound<'py, PyAny>>,
+            options: Option<&Bound<'py, PyDict>>,
         ) -> PyResult<$answer> {
-            if let Some(table) = given(tablebase) {
+            let options = Options::read(options, stringify!($name), BOARD)?;
+            if let Some(table) = options.tablebase() {
                 return Ok(table.call_method1(stringify!($name), (board, k))?.extract()?);
             }
-            let $call = Call::of_board(board, k, node_limit, table_mb)?;
+            let grid = game::parse_board(&to_item(board)?).map_err(err)?;
+            let $call = Call::new(grid, k, &options)?;
             $body
         }
     };
@@ -118,22 +98,20 @@ board_function! {
 
 /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, k, *, node_limit=None, table_mb=None, tablebase=None))]
+#[pyo3(signature = (rows, cols, k, **options))]
 fn solve_empty<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-    tablebase: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(table) = given(tablebase) {
+    let options = Options::read(options, "solve_empty", BOARD)?;
+    if let Some(table) = options.tablebase() {
         return table.call_method1("solve_empty", (rows, cols, k));
     }
-    let (rows, cols) = (int_arg(rows, "rows")?, int_arg(cols, "cols")?);
-    let grid = game::empty_board(rows, cols).map_err(err)?;
-    Call::new(grid, k, node_limit, table_mb)?.solve(py)
+    let grid = game::empty_board(int_arg(rows, "rows")?, int_arg(cols, "cols")?).map_err(err)?;
+    Call::new(grid, k, &options)?.solve(py)
 }
 
 board_function! {
@@ -165,65 +143,53 @@ fn is_reachable(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<bool
 }
 
 /// Solves many positions of one board shape and one k, on every core; see
-/// `perfectplay.BatchSolution`.
+/// `perfectplay.BatchSolution`. A given `tablebase=` answers instead (given the options its
+/// `batch_solve` takes).
 #[pyfunction]
-#[pyo3(signature = (boards, k, *, moves=false, threads=None, node_limit=None, table_mb=None, errors=None, progress=false, tablebase=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (boards, k, **options))]
 fn batch_solve<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
-    moves: bool,
-    threads: Option<&Bound<'py, PyAny>>,
-    node_limit: Option<&Bound<'py, PyAny>>,
-    table_mb: Option<&Bound<'py, PyAny>>,
-    errors: Option<&Bound<'py, PyAny>>,
-    progress: bool,
-    tablebase: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(table) = given(tablebase) {
-        let options = PyDict::new(py);
-        options.set_item("k", k)?;
-        options.set_item("moves", moves)?;
-        options.set_item("errors", errors)?;
-        options.set_item("threads", threads)?;
-        options.set_item("progress", progress)?;
-        return table.call_method("batch_solve", (boards,), Some(&options));
+    let given = options;
+    let options = Options::read(given, "batch_solve", BATCH)?;
+    if let Some(table) = options.tablebase() {
+        let passed = PyDict::new(py);
+        passed.set_item("k", k)?;
+        for (name, value) in given.into_iter().flat_map(PyDictMethods::iter) {
+            if ["moves", "errors", "threads", "progress"].contains(&name.extract::<&str>()?) {
+                passed.set_item(name, value)?;
+            }
+        }
+        return table.call_method("batch_solve", (boards,), Some(&passed));
     }
     let k = int_arg(k, "k")?;
-    let node_limit = node_limit_arg(node_limit)?;
-    let table_mb = table_mb_arg(table_mb)?;
-    let threads = threads_arg(threads)?;
-    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
     let (parsed, shape) = read_boards(py, boards, k)?;
+    let moves = options.moves;
     let Some((engine, rows, cols)) = shape else {
         // No board could be read: every row is bad.
         return solve_batch(
             py,
             parsed,
             0,
-            moves,
-            threads,
-            node_limit,
-            on_error,
-            progress,
+            &options,
             "",
             || Ok(()),
             |(), _: &Board, _| unreachable!("no row to solve"),
             |_| 0,
         );
     };
-    let table_bytes = table_mb.unwrap_or_else(|| search::default_batch_table_bytes(rows * cols));
+    let table_bytes = options
+        .table_bytes
+        .unwrap_or_else(|| search::default_batch_table_bytes(rows * cols));
     let what = format!("{rows}x{cols} k={k}");
     solve_batch(
         py,
         parsed,
         rows * cols,
-        moves,
-        threads,
-        node_limit,
-        on_error,
-        progress,
+        &options,
         &what,
         || search::batch_table(&engine, table_bytes),
         |table, board, budget| {
@@ -236,6 +202,17 @@ fn batch_solve<'py>(
         |board| (rows * cols) as u32 - (board.x | board.o).count_ones(),
     )
 }
+
+/// `batch_solve`'s options.
+const BATCH: &[&str] = &[
+    "moves",
+    "threads",
+    "node_limit",
+    "table_mb",
+    "errors",
+    "progress",
+    "tablebase",
+];
 
 /// The engine of a batch's geometry, with its rows and cols.
 type Shape = (Arc<search::Engine>, usize, usize);
@@ -256,8 +233,10 @@ fn read_boards(
         }
         let engine = search::engine(rows, cols, k).map_err(err)?;
         let geometry = &engine.geometry;
+        let mut codes = vec![0u8; rows * cols];
         let parsed = read_rows(py, &array.reader(), rows * cols, |cells| {
-            let board = board_of_codes(cells)?;
+            codes_of_values(cells, &mut codes)?;
+            let board = Board::from_marks(&codes);
             board.status(geometry)?;
             Ok(board)
         })?;
@@ -292,62 +271,47 @@ fn read_boards(
     Ok((parsed, shape))
 }
 
-/// The board of a row of cell codes, or why it is none.
-fn board_of_codes(cells: &[i64]) -> crate::engine::error::Result<Board> {
-    let mut board = Board { x: 0, o: 0 };
-    for (cell, &code) in cells.iter().enumerate() {
-        match code {
-            0 => {}
-            1 => board.x |= 1 << cell,
-            2 => board.o |= 1 << cell,
-            _ => {
-                return Err(Error::Malformed(format!(
-                    "cell value {code} is not 0, 1 or 2"
-                )));
-            }
-        }
-    }
-    Ok(board)
-}
-
 /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
 /// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, k, n, *, seed=None, plies=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rows, cols, k, n, **options))]
 fn random_positions<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
-    seed: Option<&Bound<'py, PyAny>>,
-    plies: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (rows, cols) = (int_arg(rows, "rows")?, int_arg(cols, "cols")?);
-    let grid = game::empty_board(rows, cols).map_err(err)?;
+    let options = Options::read(options, "random_positions", RANDOM)?;
+    let grid = game::empty_board(int_arg(rows, "rows")?, int_arg(cols, "cols")?).map_err(err)?;
     let engine = search::engine(grid.rows, grid.cols, int_arg(k, "k")?).map_err(err)?;
-    random_marks(py, &engine.geometry, n, seed, plies, threads)
+    random_marks(py, &engine.geometry, n, &options)
 }
+
+/// `random_positions`' options (tic-tac-toe's too).
+pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
 
 /// Random positions of an m,n,k geometry (tic-tac-toe's too) as ``(n, rows, cols)`` codes.
 pub fn random_marks<'py>(
     py: Python<'py>,
     geometry: &game::Geometry,
     n: &Bound<'py, PyAny>,
-    seed: Option<&Bound<'py, PyAny>>,
-    plies: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
+    options: &Options<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let cells = geometry.cells();
-    let args = RandomArgs::new(n, seed, plies, cells as u32)?;
-    let threads = threads_arg(threads)?;
-    let out = args.fill(py, cells, threads, |random, plies, codes| {
-        let board = play(geometry, &Board { x: 0, o: 0 }, plies, random);
-        for (cell, code) in codes.iter_mut().enumerate() {
-            *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
-        }
-    })?;
-    shaped(py, out, &[args.count, geometry.rows, geometry.cols])
+    let out = random_rows(
+        py,
+        n,
+        options,
+        cells as u32,
+        cells,
+        |random, plies, codes| {
+            let board = play(geometry, &Board { x: 0, o: 0 }, plies, random);
+            for (cell, code) in codes.iter_mut().enumerate() {
+                *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
+            }
+        },
+    )?;
+    shaped(py, out.rows, &[out.count, geometry.rows, geometry.cols])
 }

@@ -20,6 +20,7 @@ mod connect4;
 mod convert;
 mod footholds;
 mod mnk;
+mod options;
 mod tablebase;
 mod testing;
 mod tictactoe;

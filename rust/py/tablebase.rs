@@ -7,10 +7,12 @@ use crate::engine::memory::zeroed;
 use crate::engine::tiers::{self, TierGame};
 use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
 use crate::games::mnk::{self as game};
+use crate::input::rows::Codes;
 use crate::input::rows::Packed;
-use crate::py::arrays::{Boards, Codes};
-use crate::py::batch::{self, threads_arg};
-use crate::py::convert::{Names, err, int_arg, row_col_names, to_analysis, to_item, to_solution};
+use crate::py::arrays::Boards;
+use crate::py::batch;
+use crate::py::convert::{Names, err, row_col_names, to_analysis, to_item, to_solution};
+use crate::py::options::{Options, int_arg};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -39,6 +41,9 @@ fn tiers_of(
     Tiers::new(grid.rows, grid.cols, int_arg(k, "k")?).map_err(err)
 }
 
+/// The options of a whole-table job.
+const WORK: &[&str] = &["threads", "progress"];
+
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
     row_col_names(["x", "o"], cols)
 }
@@ -65,17 +70,17 @@ fn sizes(
 
 /// Every entry of the game's table, built tier by tier on ``threads`` workers.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, k, *, threads=None, progress=false))]
+#[pyo3(signature = (rows, cols, k, **options))]
 fn build<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
-    threads: Option<&Bound<'py, PyAny>>,
-    progress: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let options = Options::read(options, "build", WORK)?;
     let tiers = tiers_of(rows, cols, k)?;
-    let threads = threads_arg(threads)?;
+    let (threads, progress) = (options.threads(), options.progress);
     let what = format!(
         "tablebase {}x{} k={}",
         tiers.geometry.rows, tiers.geometry.cols, tiers.geometry.k
@@ -90,7 +95,7 @@ fn build<'py>(
 /// of a distributed build. The same code as ``build``, so the pieces put together are equal
 /// to it byte for byte.
 #[pyfunction]
-#[pyo3(signature = (rows, cols, k, tier, start, count, next, *, threads=None))]
+#[pyo3(signature = (rows, cols, k, tier, start, count, next, **options))]
 #[allow(clippy::too_many_arguments)]
 fn build_range<'py>(
     py: Python<'py>,
@@ -101,10 +106,10 @@ fn build_range<'py>(
     start: usize,
     count: usize,
     next: PyReadonlyArray1<'py, u8>,
-    threads: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyArray1<u8>>> {
+    let threads = Options::read(options, "build_range", &["threads"])?.threads();
     let tiers = tiers_of(rows, cols, k)?;
-    let threads = threads_arg(threads)?;
     if tier >= tiers.tiers() {
         return Err(PyValueError::new_err(format!(
             "tier must be below {}, got {tier}",
@@ -197,8 +202,7 @@ probe_function! {
 /// move_plies or None); the best moves come with ``best``. Status 1 marks a row with a code
 /// other than 0/1/2 or a board no game reaches.
 #[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, boards, *, best=true, moves=false, threads=None, progress=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (data, rows, cols, k, boards, **options))]
 fn label_rows<'py>(
     py: Python<'py>,
     data: PyReadonlyArray1<'py, u8>,
@@ -206,13 +210,20 @@ fn label_rows<'py>(
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
     boards: &Bound<'py, PyUntypedArray>,
-    best: bool,
-    moves: bool,
-    threads: Option<&Bound<'py, PyAny>>,
-    progress: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let options = Options::read(
+        options,
+        "label_rows",
+        &["best", "moves", "threads", "progress"],
+    )?;
+    let (best, moves, threads, progress) = (
+        options.best,
+        options.moves,
+        options.threads(),
+        options.progress,
+    );
     let tiers = tiers_of(rows, cols, k)?;
-    let threads = threads_arg(threads)?;
     let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
     let (rows, cols) = (tiers.geometry.rows, tiers.geometry.cols);
     if boards.board != [rows, cols] {
@@ -294,18 +305,18 @@ fn check_sample(
 
 /// Checks every entry of the table against the rules and its children (as long as a build).
 #[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, *, threads=None, progress=false))]
+#[pyo3(signature = (data, rows, cols, k, **options))]
 fn check_all<'py>(
     py: Python<'py>,
     data: PyReadonlyArray1<'py, u8>,
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
-    threads: Option<&Bound<'py, PyAny>>,
-    progress: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<()> {
+    let options = Options::read(options, "check_all", WORK)?;
+    let (threads, progress) = (options.threads(), options.progress);
     let tiers = tiers_of(rows, cols, k)?;
-    let threads = threads_arg(threads)?;
     let data = data.as_slice()?;
     detached(py, progress, "checking", |monitor| {
         tiers.check_all(data, threads, monitor)
@@ -315,18 +326,18 @@ fn check_all<'py>(
 /// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),
 /// ``longest`` (plies, table index) and ``canonical`` (positions up to symmetry).
 #[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, *, threads=None, progress=false))]
+#[pyo3(signature = (data, rows, cols, k, **options))]
 fn stats<'py>(
     py: Python<'py>,
     data: PyReadonlyArray1<'py, u8>,
     rows: &Bound<'py, PyAny>,
     cols: &Bound<'py, PyAny>,
     k: &Bound<'py, PyAny>,
-    threads: Option<&Bound<'py, PyAny>>,
-    progress: bool,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let options = Options::read(options, "stats", WORK)?;
+    let (threads, progress) = (options.threads(), options.progress);
     let tiers = tiers_of(rows, cols, k)?;
-    let threads = threads_arg(threads)?;
     let data = data.as_slice()?;
     let stats = detached(py, progress, "counting", |monitor| {
         tiers.stats(data, threads, monitor)

@@ -4,9 +4,11 @@
 use crate::engine::error::Error;
 use crate::games::footholds::plain;
 use crate::games::mnk::{self, Query, exhaustive, solved};
-use crate::py::convert::{err, int_arg, search_detached, to_item};
+use crate::py::convert::{err, search_detached, to_item};
 use crate::py::footholds::Call;
+use crate::py::options::int_arg;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 register_functions!(
     backtrack_footholds,
@@ -21,15 +23,15 @@ type PlainAnswer = (i8, u32, Vec<(usize, usize)>);
 /// Plain judge-style backtracking (no memo, no pruning): ``(value, plies, best_moves)`` from
 /// A's side.
 #[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, *, node_limit=None))]
+#[pyo3(signature = (board, aloc, bloc, **options))]
 fn backtrack_footholds<'py>(
     py: Python<'py>,
     board: &Bound<'py, PyAny>,
     aloc: &Bound<'py, PyAny>,
     bloc: &Bound<'py, PyAny>,
-    node_limit: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<PlainAnswer> {
-    let call = Call::new(board, aloc, bloc, node_limit)?;
+    let call = Call::new(board, aloc, bloc, options, "backtrack_footholds")?;
     let result = search_detached(py, call.node_limit, |budget| {
         plain::backtrack(&call.board, call.a, call.b, budget).map_err(Error::from)
     })?;

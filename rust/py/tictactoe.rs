@@ -7,10 +7,12 @@ use crate::games::mnk::solved::{self, NOT_LEGAL, table};
 use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
+use crate::input::options::OnError;
 use crate::input::rows::Packed;
 use crate::py::arrays::Boards;
-use crate::py::batch::{OnError, detached, errors_arg, into_py, sequence_items};
+use crate::py::batch::{detached, into_py, sequence_items};
 use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
+use crate::py::options::Options;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -173,14 +175,14 @@ fn packed(cells: &[u8]) -> Packed<'_, u8> {
 /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
 /// table: see `perfectplay.BatchSolution`.
 #[pyfunction]
-#[pyo3(signature = (boards, *, moves=false, errors=None))]
+#[pyo3(signature = (boards, **options))]
 fn batch_solve<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
-    moves: bool,
-    errors: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let on_error = errors.map_or(Ok(OnError::Raise), errors_arg)?;
+    let options = Options::read(options, "batch_solve", &["moves", "errors"])?;
+    let (moves, on_error) = (options.moves, options.errors);
     let threads = pool::cpus();
     let (columns, first_bad) = if let Ok(array) = boards.cast::<PyUntypedArray>() {
         let array = board_array(array)?;
@@ -234,13 +236,12 @@ fn cells_of_code(mut code: usize) -> [u8; 9] {
 
 /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed=None, plies=None, threads=None))]
+#[pyo3(signature = (n, **options))]
 fn random_positions<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
-    seed: Option<&Bound<'py, PyAny>>,
-    plies: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    crate::py::mnk::random_marks(py, solved::geometry(), n, seed, plies, threads)
+    let options = Options::read(options, "random_positions", crate::py::mnk::RANDOM)?;
+    crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
 }

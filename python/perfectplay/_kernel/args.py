@@ -1,8 +1,7 @@
 """Arguments reduced to plain data, and the scalar arguments' rules: the twin of
 ``rust/py/convert.rs`` and ``rust/input/``.
 
-The compiled core calls ``int_arg``, ``node_limit`` and ``table_mb`` itself for anything but a
-plain int or None, so both backends check unusual scalar arguments through this one path.
+The scalar options' rules are ``options.py``'s (the core's ``rust/input/options.rs``).
 
 * Integers (``k``, ``rows``, ``cols``, ``node_limit``): an ``int`` or anything with
   ``__index__`` (numpy integers), never a bool.
@@ -149,16 +148,24 @@ def table_mb(value: Any) -> float | None:
     """None or a number of MiB in (0, MAX_TABLE_MB]; the twin keeps no table, but checks alike."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"table_mb must be a number of MiB, not {type(value).__name__}")
+    wrong = TypeError(f"table_mb must be a number of MiB, not {type(value).__name__}")
+    if isinstance(value, bool):
+        raise wrong
     number: Any = value  # any numbers.Real: compared as it is, huge ints and fractions too
+    if not isinstance(value, numbers.Real):
+        if not hasattr(type(value), "__index__"):
+            raise wrong
+        try:
+            number = operator.index(value)
+        except Exception as error:
+            raise wrong from error
     try:
         in_range = bool(0 < number <= MAX_TABLE_MB)
     except Exception as error:
-        raise TypeError(f"table_mb must be a number of MiB, not {type(value).__name__}") from error
+        raise wrong from error
     if not in_range:  # NaN too
-        raise ValueError(f"table_mb must be more than 0 and at most {MAX_TABLE_MB}, got {value}")
-    return float(value)
+        raise ValueError(f"table_mb must be more than 0 and at most {MAX_TABLE_MB}, got {number}")
+    return float(number)
 
 
 def board_sides(rows: Any, cols: Any) -> tuple[int, int]:

@@ -1,6 +1,6 @@
 """The one batch loop of the twin (the twin of ``rust/engine/batch.rs`` and
-``rust/py/batch.rs``): arguments, rows solved one by one, bad rows raised or masked, the
-columns of a ``BatchSolution``. The twin is single-threaded: ``threads`` is checked, not used.
+``rust/py/batch.rs``): rows solved one by one, bad rows raised or masked, the columns of a
+``BatchSolution``. The twin is single-threaded: ``threads`` is checked, not used.
 """
 
 from __future__ import annotations
@@ -11,38 +11,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from perfectplay._kernel import args
 from perfectplay._kernel.errors import SearchLimitExceeded
+from perfectplay._kernel.options import Options
 from perfectplay._kernel.types import BatchSolution
 
 Row = TypeVar("Row")
 Label = tuple[int, int, list[int], dict[int, tuple[int, int]]]
-
-
-def flag(value: Any, name: str) -> bool:
-    """A bool argument (numpy's bool too), as the compiled core takes it."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"argument '{name}': '{type(value).__name__}' object is not a bool")
-    return bool(value)
-
-
-def errors_arg(errors: Any) -> str:
-    if errors is None:
-        return "raise"
-    if not isinstance(errors, str):
-        raise TypeError(f"errors must be 'raise' or 'mask', not {type(errors).__name__}")
-    if errors not in ("raise", "mask"):
-        raise ValueError(f"errors must be 'raise' or 'mask', got \"{errors}\"")
-    return errors
-
-
-def threads_arg(threads: Any) -> int:
-    if threads is None:
-        return 1
-    count = args.int_arg(threads, "threads")
-    if not 1 <= count <= 4096:
-        raise ValueError(f"threads must be between 1 and 4096, got {count}")
-    return count
 
 
 def sequence_items(obj: Any, what: str) -> list[Any]:
@@ -79,13 +53,13 @@ def array_cells(
 def solve_rows(
     rows: list[Row | BaseException],
     cells: int,
-    moves: bool,
-    errors: str,
-    progress: bool,
+    options: Options,
     what: str,
     solve_row: Callable[[Row], Label],
 ) -> BatchSolution:
-    """Bad rows (exceptions) raise naming the row, or are marked; the rest are solved."""
+    """Bad rows (exceptions) raise naming the row, or are marked; the rest are solved (the
+    options' ``moves``, ``errors`` and ``progress``)."""
+    moves, errors, progress = options.moves, options.errors, options.progress
     if errors == "raise":
         for index, row in enumerate(rows):
             if isinstance(row, BaseException):
@@ -167,35 +141,3 @@ class SplitMix64:
 
     def below(self, n: int) -> int:
         return self.next() % n
-
-
-def random_args(
-    n: Any, seed: Any, plies: Any, most: int, threads: Any
-) -> tuple[int, int, int, int]:
-    """(count, seed, low, high) of ``random_positions``, checked as the compiled core checks
-    them."""
-    count = args.int_arg(n, "n")
-    if not 0 <= count <= 0xFF_FFFF_FFFF:
-        raise ValueError(f"n must be between 0 and 2^40, got {count}")
-    if seed is None:
-        import secrets
-
-        seed_ = secrets.randbits(64)
-    else:
-        seed_ = args.int_arg(seed, "seed")
-        if not 0 <= seed_ < 2**64:
-            raise ValueError(f"seed must be between 0 and 2^64 - 1, got {seed_}")
-    if plies is None:
-        low, high = 0, most
-    elif isinstance(plies, tuple):
-        if len(plies) != 2:
-            raise ValueError(
-                f"plies must be an int or a (low, high) pair, got a tuple of {len(plies)}"
-            )
-        low, high = args.int_arg(plies[0], "plies"), args.int_arg(plies[1], "plies")
-    else:
-        low = high = args.int_arg(plies, "plies")
-    if not 0 <= low <= high <= most:
-        raise ValueError(f"plies must lie in 0..{most} with low <= high, got ({low}, {high})")
-    threads_arg(threads)
-    return count, seed_, low, high

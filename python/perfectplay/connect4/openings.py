@@ -52,8 +52,9 @@ import numpy.typing as npt
 
 from perfectplay._kernel import score
 from perfectplay._kernel.backend import implementation
-from perfectplay._kernel.batch import flag, progress_bar
+from perfectplay._kernel.batch import progress_bar
 from perfectplay._kernel.files import open_regular, write_whole
+from perfectplay._kernel.options import flag
 from perfectplay.connect4.rules import Position, Shape, pons_of
 
 __all__ = ["FORMAT_VERSION", "Book", "DeepBook", "build", "deep", "load", "load_deep", "packaged"]

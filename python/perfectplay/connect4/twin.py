@@ -6,13 +6,15 @@ exactly (``rules.pons_of``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay._kernel import args, batch, driver
+from perfectplay._kernel import batch, driver
 from perfectplay._kernel import score as scoring
 from perfectplay._kernel.args import to_item
+from perfectplay._kernel.options import PACKAGED, Options, SearchOptions, random_args
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.connect4 import openings
 from perfectplay.connect4.rules import (
@@ -25,9 +27,11 @@ from perfectplay.connect4.rules import (
     from_codes,
     parse,
     pons_of,
-    sides,
 )
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "analyze",
@@ -98,7 +102,6 @@ class _Search:
         return result
 
 
-PACKAGED = "packaged"
 _BOOK_FORMS = "book must be 'packaged', None or a perfectplay.openings.Book"
 _BOOK_FIELDS = ("width", "height", "depth", "keys", "scores", "deep")
 
@@ -125,121 +128,64 @@ def _book_arg(book: Any, shape: Shape) -> Any:
 
 
 class _Call:
+    """A call's options (checked first), position and search."""
+
     def __init__(
-        self,
-        position: Any,
-        width: Any,
-        height: Any,
-        node_limit: Any,
-        table_mb: Any,
-        book: Any,
-        threads: Any,
+        self, position: Any, given: Mapping[str, Any], function: str, allowed: Any
     ) -> None:
-        size = sides(width, height)
+        self.options = Options.read(given, function, allowed)
+        size = (self.options.width, self.options.height)
         self.shape, self.root = parse(to_item(position), size)
-        limit = args.node_limit(node_limit)
-        args.table_mb(table_mb)
-        batch.threads_arg(threads)  # checked, not used: the twin is single-threaded
-        self.search = _Search(self.shape, limit, _book_arg(book, self.shape))
+        self.search = _Search(
+            self.shape, self.options.node_limit, _book_arg(self.options.book, self.shape)
+        )
 
     def first_to_move(self) -> bool:
         return self.root[2] % 2 == 0
+
+
+#: The options of a function of one position.
+POSITION = ("width", "height", "node_limit", "table_mb", "book", "threads")
 
 
 def _column(col: int) -> int:
     return col
 
 
-def solve(
-    position: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    threads: Any = None,
-) -> Solution[int]:
+def solve(position: Any, **options: Unpack[SearchOptions]) -> Solution[int]:
     """The position solved for the side to move; moves are columns."""
-    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    call = _Call(position, options, "solve", POSITION)
     return driver.solve(call.search, call.root, ("x", "o"), call.first_to_move(), _column)
 
 
-def analyze(
-    position: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    threads: Any = None,
-) -> dict[int, tuple[int, int]]:
+def analyze(position: Any, **options: Unpack[SearchOptions]) -> dict[int, tuple[int, int]]:
     """{column: (value for the player making it, plies from now with it)} for every move."""
-    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    call = _Call(position, options, "analyze", POSITION)
     return driver.analyze(call.search, call.root, _column)
 
 
-def best_move(
-    position: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    threads: Any = None,
-) -> int | None:
+def best_move(position: Any, **options: Unpack[SearchOptions]) -> int | None:
     """The first best column, or None once the game is over."""
-    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    call = _Call(position, options, "best_move", POSITION)
     return driver.best_move(call.search, call.root)
 
 
-def best_moves(
-    position: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    threads: Any = None,
-) -> tuple[int, ...]:
+def best_moves(position: Any, **options: Unpack[SearchOptions]) -> tuple[int, ...]:
     """Every best column, ascending (none once the game is over): ``solve``'s best moves
     without its line."""
-    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    call = _Call(position, options, "best_moves", POSITION)
     return tuple(driver.best_moves(call.search, call.root))
 
 
-def value(
-    position: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    threads: Any = None,
-) -> int:
+def value(position: Any, **options: Unpack[SearchOptions]) -> int:
     """+1 the side to move wins, 0 draw, -1 it loses."""
-    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    call = _Call(position, options, "value", POSITION)
     return scoring.value(call.search.score(call.root))
 
 
-def score(
-    position: Any,
-    *,
-    weak: bool = False,
-    width: Any = None,
-    height: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    threads: Any = None,
-) -> int:
+def score(position: Any, **options: Unpack[SearchOptions]) -> int:
     """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
-    weak = batch.flag(weak, "weak")
-    call = _Call(position, width, height, node_limit, table_mb, book, threads)
+    call = _Call(position, options, "score", ("weak", *POSITION))
     shape, root = call.shape, call.root
     if (
         not shape.is_won(root)
@@ -251,15 +197,16 @@ def score(
     ):
         return (shape.cells + 1 - root[2]) // 2
     exact = pons_of(call.search.score(root))
-    if weak and not shape.is_won(root):
+    if call.options.weak and not shape.is_won(root):
         return (exact > 0) - (exact < 0)
     return exact
 
 
-def is_reachable(position: Any, *, width: Any = None, height: Any = None) -> bool:
+def is_reachable(position: Any, **options: Unpack[SearchOptions]) -> bool:
     """Can the position arise in play? Raises only for malformed input."""
+    checked = Options.read(options, "is_reachable", ("width", "height"))
     try:
-        parse(to_item(position), sides(width, height))
+        parse(to_item(position), (checked.width, checked.height))
     except IllegalPosition:
         return False
     return True
@@ -269,26 +216,10 @@ def clear_tables() -> None:
     """The twin keeps nothing between calls: nothing to clear."""
 
 
-def batch_solve(
-    positions: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    moves: bool = False,
-    threads: Any = None,
-    node_limit: Any = None,
-    table_mb: Any = None,
-    book: Any = PACKAGED,
-    errors: str | None = None,
-    progress: bool = False,
-) -> BatchSolution:
+def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSolution:
     """Many positions of one board size: see ``perfectplay.BatchSolution``; moves are columns."""
-    size = sides(width, height)
-    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
-    limit = args.node_limit(node_limit)
-    args.table_mb(table_mb)
-    batch.threads_arg(threads)
-    errors = batch.errors_arg(errors)
+    checked = Options.read(options, "batch_solve", BATCH)
+    size = (checked.width, checked.height)
     rows: list[Position | BaseException] = []
     shape: Shape | None = None
     if isinstance(positions, np.ndarray):
@@ -330,29 +261,37 @@ def batch_solve(
             rows.append(position)
     if shape is None:
         shape = default_shape(size)
-    board, book = shape, _book_arg(book, shape)
+    board, book = shape, _book_arg(checked.book, shape)
 
     def solve_row(position: Position) -> batch.Label:
-        return driver.label(_Search(board, limit, book), position, moves)
+        return driver.label(_Search(board, checked.node_limit, book), position, checked.moves)
 
     what = f"connect4 {shape.width}x{shape.height}"
-    return batch.solve_rows(rows, shape.width, moves, errors, progress, what, solve_row)
+    return batch.solve_rows(rows, shape.width, checked, what, solve_row)
 
 
-def random_positions(
-    n: Any,
-    *,
-    width: Any = None,
-    height: Any = None,
-    seed: Any = None,
-    plies: Any = None,
-    threads: Any = None,
-) -> Codes:
+#: ``batch_solve``'s options.
+BATCH = (
+    "width",
+    "height",
+    "moves",
+    "threads",
+    "node_limit",
+    "table_mb",
+    "book",
+    "errors",
+    "progress",
+)
+
+
+def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
     """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
     first (the compiled core's very positions for the same seed)."""
-    size = sides(width, height)
-    shape = default_shape(size)
-    count, seed_, low, high = batch.random_args(n, seed, plies, shape.cells, threads)
+    checked = Options.read(
+        options, "random_positions", ("width", "height", "seed", "plies", "threads")
+    )
+    shape = default_shape((checked.width, checked.height))
+    count, seed_, low, high = random_args(n, checked, shape.cells)
     out = np.zeros((count, shape.height, shape.width), dtype=np.uint8)
     for row in range(count):
         rng = batch.SplitMix64.for_row(seed_, row)

@@ -10,15 +10,19 @@ its cell is gone. The search is plain negamax over every move, memoised by posit
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perfectplay._kernel import args, batch, driver, score
 from perfectplay._kernel.args import to_item, type_word
 from perfectplay._kernel.board_input import I64, CellReader, describe_char, read_grid
+from perfectplay._kernel.options import Options, SearchOptions, random_args
 from perfectplay._kernel.types import BatchSolution, Codes, Int64s, Solution
 from perfectplay.errors import SearchLimitExceeded
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["analyze", "batch_solve", "random_positions", "solve", "total_moves"]
 
@@ -127,34 +131,35 @@ class _Search:
 
 
 def _start(
-    board: Any, aloc: Any, bloc: Any, node_limit: Any
+    board: Any, aloc: Any, bloc: Any, given: Any, function: str
 ) -> tuple[Board, _Search, tuple[int, int, int]]:
+    node_limit = Options.read(given, function, ("node_limit",)).node_limit
     parsed = Board(board)
     a = parsed.location(aloc, "aloc")
     b = parsed.location(bloc, "bloc")
-    return parsed, _Search(parsed, args.node_limit(node_limit)), (parsed.footholds, a, b)
+    return parsed, _Search(parsed, node_limit), (parsed.footholds, a, b)
 
 
 def solve(
-    board: Any, aloc: Any, bloc: Any, *, node_limit: int | None = None
+    board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]
 ) -> Solution[tuple[int, int]]:
     """The game with A at ``aloc`` and B at ``bloc``, A to move, solved from A's side: value +1
     if A wins, -1 if B does; plies is the judge's total; moves are (row, col) destinations."""
-    parsed, search, root = _start(board, aloc, bloc, node_limit)
+    parsed, search, root = _start(board, aloc, bloc, options, "solve")
     return driver.solve(search, root, ("A", "B"), True, parsed.row_col)
 
 
-def total_moves(board: Any, aloc: Any, bloc: Any, *, node_limit: int | None = None) -> int:
+def total_moves(board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]) -> int:
     """The judge's answer: the total number of moves under perfect play."""
-    _, search, root = _start(board, aloc, bloc, node_limit)
+    _, search, root = _start(board, aloc, bloc, options, "total_moves")
     return driver.plies(search, root)
 
 
 def analyze(
-    board: Any, aloc: Any, bloc: Any, *, node_limit: int | None = None
+    board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]
 ) -> dict[tuple[int, int], tuple[int, int]]:
     """{(row, col): (value for A, plies from now with that move)} for each of A's first moves."""
-    parsed, search, root = _start(board, aloc, bloc, node_limit)
+    parsed, search, root = _start(board, aloc, bloc, options, "analyze")
     return driver.analyze(search, root, parsed.row_col)
 
 
@@ -200,22 +205,13 @@ def _locations_arg(locations: Any, name: str) -> tuple[bool, list[Any]]:
 
 
 def batch_solve(
-    boards: Any,
-    alocs: Any,
-    blocs: Any,
-    *,
-    moves: bool = False,
-    threads: int | None = None,
-    node_limit: int | None = None,
-    errors: str | None = None,
-    progress: bool = False,
+    boards: Any, alocs: Any, blocs: Any, **options: Unpack[SearchOptions]
 ) -> BatchSolution:
     """Many games at once: one board for all rows or one per row, one pair of locations for
     all or one per row; see ``perfectplay.BatchSolution``. Cells are ``row * cols + col``."""
-    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
-    limit = args.node_limit(node_limit)
-    batch.threads_arg(threads)
-    errors = batch.errors_arg(errors)
+    checked = Options.read(
+        options, "batch_solve", ("moves", "threads", "node_limit", "errors", "progress")
+    )
     arguments = [
         _boards_arg(boards),
         _locations_arg(alocs, "alocs"),
@@ -252,29 +248,22 @@ def batch_solve(
 
     def solve_row(row: tuple[Board, int, int]) -> batch.Label:
         board, a, b = row
-        return driver.label(_Search(board, limit), (board.footholds, a, b), moves)
+        search = _Search(board, checked.node_limit)
+        return driver.label(search, (board.footholds, a, b), checked.moves)
 
     cells = shape[0] * shape[1] if shape else 0
     what = f"footholds {shape[0]}x{shape[1]}" if shape else ""
-    return batch.solve_rows(rows, cells, moves, errors, progress, what, solve_row)
+    return batch.solve_rows(rows, cells, checked, what, solve_row)
 
 
 def random_positions(
-    board: Any,
-    aloc: Any,
-    bloc: Any,
-    n: Any,
-    *,
-    seed: Any = None,
-    plies: Any = None,
-    threads: Any = None,
+    board: Any, aloc: Any, bloc: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> tuple[Codes, Int64s, Int64s]:
     """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc``, A to move in
     each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them."""
-    parsed, search, start = _start(board, aloc, bloc, None)
-    count, seed_, low, high = batch.random_args(
-        n, seed, plies, parsed.footholds.bit_count(), threads
-    )
+    checked = Options.read(options, "random_positions", ("seed", "plies", "threads"))
+    parsed, search, start = _start(board, aloc, bloc, {}, "random_positions")
+    count, seed_, low, high = random_args(n, checked, parsed.footholds.bit_count())
     boards = np.zeros((count, parsed.rows, parsed.cols), dtype=np.uint8)
     alocs = np.zeros((count, 2), dtype=np.int64)
     blocs = np.zeros((count, 2), dtype=np.int64)

@@ -7,13 +7,17 @@ position is an X mask and an O mask, or, in the search, (mine, theirs) for the s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay._kernel import args, batch, driver, score
 from perfectplay._kernel.args import MAX_CELLS, to_item
 from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.options import Options, SearchOptions, random_args
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "analyze",
@@ -181,10 +185,9 @@ class Search:
 class _Call:
     """A checked call: the position (X and O masks), its search and the move form."""
 
-    def __init__(self, geometry: Geometry, x: int, o: int, node_limit: Any, table_mb: Any):
+    def __init__(self, geometry: Geometry, x: int, o: int, options: Options):
         status(geometry, x, o)
-        self.search = Search(geometry, args.node_limit(node_limit))
-        args.table_mb(table_mb)
+        self.search = Search(geometry, options.node_limit)
         self.x_first = x_to_move(x, o)
         self.root = (x, o) if self.x_first else (o, x)
         self.cols = geometry.cols
@@ -196,73 +199,56 @@ class _Call:
         return driver.solve(self.search, self.root, ("x", "o"), self.x_first, self.move_form)
 
 
-def _call(board: Any, k: Any, node_limit: Any, table_mb: Any) -> _Call:
+#: The options of a function of one board.
+BOARD = ("node_limit", "table_mb", "tablebase")
+
+
+def _call(board: Any, k: Any, options: Options) -> _Call:
     rows, cols, marks = read_mark_grid(to_item(board))
     geometry = Geometry(rows, cols, args.int_arg(k, "k"))
-    return _Call(geometry, *marks_to_masks(marks), node_limit, table_mb)
+    return _Call(geometry, *marks_to_masks(marks), options)
 
 
-def solve(
-    board: Any,
-    k: int,
-    *,
-    node_limit: int | None = None,
-    table_mb: float | None = None,
-    tablebase: Any = None,
-) -> Solution[tuple[int, int]]:
+def solve(board: Any, k: int, **options: Unpack[SearchOptions]) -> Solution[tuple[int, int]]:
     """The position solved for the side to move; moves are (row, col)."""
-    if tablebase is not None:
-        result: Solution[tuple[int, int]] = tablebase.solve(board, k)
+    checked = Options.read(options, "solve", BOARD)
+    if checked.tablebase is not None:
+        result: Solution[tuple[int, int]] = checked.tablebase.solve(board, k)
         return result
-    return _call(board, k, node_limit, table_mb).solve()
+    return _call(board, k, checked).solve()
 
 
 def solve_empty(
-    rows: int,
-    cols: int,
-    k: int,
-    *,
-    node_limit: int | None = None,
-    table_mb: float | None = None,
-    tablebase: Any = None,
+    rows: int, cols: int, k: int, **options: Unpack[SearchOptions]
 ) -> Solution[tuple[int, int]]:
     """The empty ``rows`` x ``cols`` board where ``k`` in a row wins, X to move."""
-    if tablebase is not None:
-        result: Solution[tuple[int, int]] = tablebase.solve_empty(rows, cols, k)
+    checked = Options.read(options, "solve_empty", BOARD)
+    if checked.tablebase is not None:
+        result: Solution[tuple[int, int]] = checked.tablebase.solve_empty(rows, cols, k)
         return result
     geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
-    return _Call(geometry, 0, 0, node_limit, table_mb).solve()
+    return _Call(geometry, 0, 0, checked).solve()
 
 
 def analyze(
-    board: Any,
-    k: int,
-    *,
-    node_limit: int | None = None,
-    table_mb: float | None = None,
-    tablebase: Any = None,
+    board: Any, k: int, **options: Unpack[SearchOptions]
 ) -> dict[tuple[int, int], tuple[int, int]]:
     """{(row, col): (value for the player making it, plies from now with it)} for every move."""
-    if tablebase is not None:
-        result: dict[tuple[int, int], tuple[int, int]] = tablebase.analyze(board, k)
+    checked = Options.read(options, "analyze", BOARD)
+    if checked.tablebase is not None:
+        result: dict[tuple[int, int], tuple[int, int]] = checked.tablebase.analyze(board, k)
         return result
-    call = _call(board, k, node_limit, table_mb)
+    call = _call(board, k, checked)
     return driver.analyze(call.search, call.root, call.move_form)
 
 
-def best_move(
-    board: Any,
-    k: int,
-    *,
-    node_limit: int | None = None,
-    table_mb: float | None = None,
-    tablebase: Any = None,
-) -> tuple[int, int] | None:
+def best_move(board: Any, k: int, **options: Unpack[SearchOptions]) -> tuple[int, int] | None:
     """The first best move as (row, col), or None once the game is over."""
-    if tablebase is not None:
-        move: tuple[int, int] | None = tablebase.best_move(board, k)
+    checked = Options.read(options, "best_move", BOARD)
+    if checked.tablebase is not None:
+        move: tuple[int, int] | None = checked.tablebase.best_move(board, k)
         return move
-    call = _call(board, k, node_limit, table_mb)
+    call = _call(board, k, checked)
     best = driver.best_move(call.search, call.root)
     return None if best is None else call.move_form(best)
 
@@ -278,33 +264,22 @@ def is_reachable(board: Any, k: int) -> bool:
     return True
 
 
-def batch_solve(
-    boards: Any,
-    k: int,
-    *,
-    moves: bool = False,
-    threads: int | None = None,
-    node_limit: int | None = None,
-    table_mb: float | None = None,
-    errors: str | None = None,
-    progress: bool = False,
-    tablebase: Any = None,
-) -> BatchSolution:
-    """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``."""
-    if tablebase is not None:
-        answer: BatchSolution = tablebase.batch_solve(
-            boards, k=k, moves=moves, errors=errors, threads=threads, progress=progress
-        )
+def batch_solve(boards: Any, k: int, **options: Unpack[SearchOptions]) -> BatchSolution:
+    """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``. A given
+    ``tablebase=`` answers instead (given the options its ``batch_solve`` takes)."""
+    checked = Options.read(options, "batch_solve", BATCH)
+    if checked.tablebase is not None:
+        passed = {
+            name: options[name]
+            for name in ("moves", "errors", "threads", "progress")
+            if name in options
+        }
+        answer: BatchSolution = checked.tablebase.batch_solve(boards, k=k, **passed)
         return answer
-    moves, progress = batch.flag(moves, "moves"), batch.flag(progress, "progress")
     k = args.int_arg(k, "k")
-    limit = args.node_limit(node_limit)
-    args.table_mb(table_mb)
-    batch.threads_arg(threads)
-    errors = batch.errors_arg(errors)
     grids, shape = _read_grids(boards)
     if shape is None:  # no board could be read: every row is bad
-        return batch.solve_rows(list(grids), 0, moves, errors, progress, "", _never)
+        return batch.solve_rows(list(grids), 0, checked, "", _never)
     rows, cols = shape
     geometry = Geometry(rows, cols, k)
 
@@ -321,13 +296,15 @@ def batch_solve(
 
     def solve_row(masks: tuple[int, int]) -> batch.Label:
         x, o = masks
-        search = Search(geometry, limit)
+        search = Search(geometry, checked.node_limit)
         root = (x, o) if x_to_move(x, o) else (o, x)
-        return driver.label(search, root, moves)
+        return driver.label(search, root, checked.moves)
 
-    return batch.solve_rows(
-        parsed, rows * cols, moves, errors, progress, f"{rows}x{cols} k={k}", solve_row
-    )
+    return batch.solve_rows(parsed, rows * cols, checked, f"{rows}x{cols} k={k}", solve_row)
+
+
+#: ``batch_solve``'s options.
+BATCH = ("moves", "threads", "node_limit", "table_mb", "errors", "progress", "tablebase")
 
 
 def _never(row: Any) -> batch.Label:
@@ -367,12 +344,16 @@ def _read_grids(
     return grids, shapes[0] if shapes else None
 
 
-def random_marks(geometry: Geometry, n: Any, seed: Any, plies: Any, threads: Any) -> Codes:
+#: ``random_positions``' options (tic-tac-toe's too).
+RANDOM = ("seed", "plies", "threads")
+
+
+def random_marks(geometry: Geometry, n: Any, options: Options) -> Codes:
     """Random positions of a geometry as ``(n, rows, cols)`` uint8 codes: the compiled core's
     very positions for the same seed (``engine/random.rs``)."""
     import numpy as np
 
-    count, seed_, low, high = batch.random_args(n, seed, plies, geometry.cells, threads)
+    count, seed_, low, high = random_args(n, options, geometry.cells)
     out = np.zeros((count, geometry.rows, geometry.cols), dtype=np.uint8)
     search = Search(geometry)
     for row in range(count):
@@ -394,15 +375,9 @@ def random_marks(geometry: Geometry, n: Any, seed: Any, plies: Any, threads: Any
 
 
 def random_positions(
-    rows: Any,
-    cols: Any,
-    k: Any,
-    n: Any,
-    *,
-    seed: Any = None,
-    plies: Any = None,
-    threads: Any = None,
+    rows: Any, cols: Any, k: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> Codes:
     """``n`` positions by uniformly random play from the empty board, ``(n, rows, cols)``."""
+    checked = Options.read(options, "random_positions", RANDOM)
     geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
-    return random_marks(geometry, n, seed, plies, threads)
+    return random_marks(geometry, n, checked)

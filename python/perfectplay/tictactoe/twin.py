@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from perfectplay._kernel import batch, driver, score
 from perfectplay._kernel.args import Long, to_item
 from perfectplay._kernel.board_input import MarkReader, board_type_error
+from perfectplay._kernel.options import Options, SearchOptions
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition
 from perfectplay.mnk import twin as mnk
@@ -20,6 +21,7 @@ from perfectplay.mnk import twin as mnk
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+    from typing_extensions import Unpack
 
 __all__ = [
     "analyze",
@@ -186,13 +188,12 @@ def batch_best_move(boards: Any) -> npt.NDArray[np.int8]:
     return _batch(boards, lambda board: -1 if (move := best_move(board)) is None else move)
 
 
-def batch_solve(boards: Any, *, moves: bool = False, errors: str | None = None) -> BatchSolution:
+def batch_solve(boards: Any, **options: Unpack[SearchOptions]) -> BatchSolution:
     """Every board's value, plies, best moves (and with ``moves``, each move's answer):
     see ``perfectplay.BatchSolution``."""
     import numpy as np
 
-    moves = batch.flag(moves, "moves")
-    errors = batch.errors_arg(errors)
+    checked = Options.read(options, "batch_solve", ("moves", "errors"))
     if isinstance(boards, np.ndarray):
         items: list[Any] = _array_rows(boards)
     else:
@@ -200,11 +201,11 @@ def batch_solve(boards: Any, *, moves: bool = False, errors: str | None = None) 
     rows = [batch.rows_of(lambda board: _Position(board).root, board) for board in items]
 
     def solve_row(root: tuple[int, int]) -> batch.Label:
-        return driver.label(_SEARCH, root, moves)
+        return driver.label(_SEARCH, root, checked.moves)
 
-    return batch.solve_rows(rows, 9, moves, errors, False, "", solve_row)
+    return batch.solve_rows(rows, 9, checked, "", solve_row)
 
 
-def random_positions(n: Any, *, seed: Any = None, plies: Any = None, threads: Any = None) -> Codes:
+def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
     """``n`` positions by uniformly random play, ``(n, 3, 3)`` uint8 codes."""
-    return mnk.random_marks(GEOMETRY, n, seed, plies, threads)
+    return mnk.random_marks(GEOMETRY, n, Options.read(options, "random_positions", mnk.RANDOM))

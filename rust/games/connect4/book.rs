@@ -72,6 +72,31 @@ pub fn deep_code(first: u64, mask: u64, mirrored: bool) -> i32 {
     (code << 1) as u32 as i32
 }
 
+/// A book's columns owned by the core, with its 12-ply book's when it has one.
+pub struct OwnedBooks {
+    pub keys: Vec<u64>,
+    pub scores: Vec<i8>,
+    pub depth: u32,
+    /// The 12-ply book's codes and scores.
+    pub deep: Option<(Vec<i32>, Vec<i8>)>,
+}
+
+impl OwnedBooks {
+    pub fn books(&self) -> Books<'_> {
+        Books {
+            opening: Some(Book {
+                keys: &self.keys,
+                scores: &self.scores,
+                depth: self.depth,
+            }),
+            deep: self
+                .deep
+                .as_ref()
+                .map(|(codes, scores)| DeepBook { codes, scores }),
+        }
+    }
+}
+
 /// The books a search reads: its own, the 12-ply one, both or neither.
 #[derive(Clone, Copy, Default)]
 pub struct Books<'a> {

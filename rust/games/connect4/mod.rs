@@ -241,6 +241,18 @@ pub fn pons_score(score: Score) -> i32 {
     score.signum() * ((score.abs() + 1) / 2)
 }
 
+/// The Pons score of a finished game for the side to move: a loss when the last stone won,
+/// else a draw; `None` while the game goes on.
+pub fn finished_score(shape: &Shape, position: &Position) -> Option<i32> {
+    if position.is_won(shape) {
+        Some(pons_score(crate::engine::score::loss(
+            shape.cells - position.moves,
+        )))
+    } else {
+        (position.moves == shape.cells).then_some(0)
+    }
+}
+
 /// Why a move string or a list of moves cannot be played, and at which move (0-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadMove {

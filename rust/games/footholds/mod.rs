@@ -276,6 +276,28 @@ impl Position {
     }
 }
 
+/// A game played at random for up to `plies` plies from `start`, two at a time, ending at the
+/// last position a batch takes: A to move, both pieces on footholds (a game that ends stops
+/// the walk where it stood).
+pub fn random_walk(
+    board: &Board,
+    start: &Position,
+    plies: u32,
+    random: &mut crate::engine::random::SplitMix64,
+) -> Position {
+    let mut end = *start;
+    for _ in 0..plies / 2 {
+        let next = crate::engine::random::play(board, &end, 2, random);
+        let moved = end.footholds.count_ones() - next.footholds.count_ones();
+        let standing = |cell: u8| next.footholds >> cell & 1 == 1;
+        if moved < 2 || !standing(next.me) || !standing(next.you) {
+            break;
+        }
+        end = next;
+    }
+    end
+}
+
 /// The rules of play on a board: moves are the destination cells.
 impl Rules for Board {
     type Position = Position;

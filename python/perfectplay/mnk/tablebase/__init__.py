@@ -34,9 +34,9 @@ import numpy.typing as npt
 
 from perfectplay._kernel import args, score
 from perfectplay._kernel.backend import implementation
-from perfectplay._kernel.batch import errors_arg, flag
 from perfectplay._kernel.board_input import read_mark_grid
 from perfectplay._kernel.files import open_regular, write_whole
+from perfectplay._kernel.options import errors_arg, flag
 from perfectplay._kernel.types import BatchSolution, Solution
 from perfectplay.errors import IllegalPosition
 from perfectplay.mnk import Position

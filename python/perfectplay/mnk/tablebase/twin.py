@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import itertools
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perfectplay._kernel import args, batch, driver, score
 from perfectplay._kernel.args import to_item
 from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.options import Options, SearchOptions
 from perfectplay._kernel.types import Codes, Solution
 from perfectplay.errors import IllegalPosition
 from perfectplay.mnk.twin import PLAYING, WON, Geometry, marks_to_masks, status, x_to_move
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "analyze",
@@ -160,6 +164,10 @@ def _wrong_entry(data: Any, index: int) -> ValueError:
     )
 
 
+#: The options of a whole-table job.
+WORK = ("threads", "progress")
+
+
 def check_sample(data: Any, rows: Any, cols: Any, k: Any, samples: int) -> None:
     """The root, every tier's first and last ranks and ``samples`` ranks drawn by the compiled
     core's fixed sequence, each checked against its children."""
@@ -177,10 +185,9 @@ def check_sample(data: Any, rows: Any, cols: Any, k: Any, samples: int) -> None:
         raise _wrong_entry(data, wrong)
 
 
-def check_all(
-    data: Any, rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False
-) -> None:
+def check_all(data: Any, rows: Any, cols: Any, k: Any, **options: Unpack[SearchOptions]) -> None:
     """Every entry checked against its children; the first wrong one is named."""
+    progress = Options.read(options, "check_all", WORK).progress
     tiers = Tiers(rows, cols, k)
     tiers.data_fits(data)
     g = tiers.geometry
@@ -198,8 +205,9 @@ def sizes(rows: Any, cols: Any, k: Any) -> list[int]:
     return Tiers(rows, cols, k).sizes
 
 
-def build(rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False) -> Codes:
+def build(rows: Any, cols: Any, k: Any, **options: Unpack[SearchOptions]) -> Codes:
     """Every entry of the game, last tier first (boards of up to 12 cells here)."""
+    progress = Options.read(options, "build", WORK).progress
     tiers = Tiers(rows, cols, k)
     if tiers.cells > PURE_BUILD_CELLS:
         raise ValueError(
@@ -228,10 +236,10 @@ def build_range(
     start: int,
     count: int,
     next: Codes,  # the compiled core's name
-    *,
-    threads: Any = None,
+    **options: Unpack[SearchOptions],
 ) -> Codes:
     """Ranks ``start .. start + count`` of ``tier`` from the next tier's entries."""
+    Options.read(options, "build_range", ("threads",))
     tiers = Tiers(rows, cols, k)
     if not 0 <= tier <= tiers.cells:
         raise ValueError(f"tier must be below {tiers.cells + 1}, got {tier}")
@@ -322,13 +330,11 @@ def label_rows(
     cols: Any,
     k: Any,
     boards: Any,
-    *,
-    best: bool = True,
-    moves: bool = False,
-    threads: Any = None,
-    progress: bool = False,
+    **options: Unpack[SearchOptions],
 ) -> tuple[Any, ...]:
     """Row labels from the table (see the compiled core's ``label_rows``)."""
+    checked = Options.read(options, "label_rows", ("best", "moves", "threads", "progress"))
+    best, moves = checked.best, checked.moves
     tiers = Tiers(rows, cols, k)
     cells = tiers.cells
     g = tiers.geometry
@@ -396,8 +402,9 @@ def _symmetries(rows: int, cols: int) -> list[list[int]]:
 
 
 def stats(
-    data: Any, rows: Any, cols: Any, k: Any, *, threads: Any = None, progress: bool = False
+    data: Any, rows: Any, cols: Any, k: Any, **options: Unpack[SearchOptions]
 ) -> dict[str, Any]:
+    Options.read(options, "stats", WORK)
     tiers = Tiers(rows, cols, k)
     g = tiers.geometry
     maps = _symmetries(g.rows, g.cols)
