@@ -293,7 +293,10 @@ impl<'a, 'b> Solver<'a, 'b> {
         if beta <= 0 {
             // We lose no sooner than after our last safe move.
             let needed = (cells as Score + beta + 2) / 2;
+            // A walk longer than the footholds allow proves nothing (and its loss would
+            // count fewer than no cells left).
             if (3..=SAFE_WALK_MOST).contains(&needed)
+                && 2 * needed <= cells as Score
                 && self.safe_walk(
                     position.me,
                     position.you,
