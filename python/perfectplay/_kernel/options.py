@@ -7,10 +7,12 @@ in ``ORDER`` whatever order they were given in, with the core's rules and messag
 * ``table_mb``: a real number (``numbers.Real``, or anything with ``__index__``), never a bool,
   more than 0 and at most ``MAX_TABLE_MB``.
 * Flags (``moves``, ``weak``, ``progress``, ``best``): a bool (numpy's too).
+* ``Options``' fields are the options in the order they are checked, the core's ``ORDER``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,23 +21,6 @@ from typing import Any, TypedDict
 import numpy as np
 
 from perfectplay._kernel import args
-
-ORDER = (
-    "width",
-    "height",
-    "weak",
-    "moves",
-    "best",
-    "node_limit",
-    "table_mb",
-    "book",
-    "tablebase",
-    "threads",
-    "errors",
-    "progress",
-    "seed",
-    "plies",
-)
 
 #: ``book=``'s default: the packaged books (Connect Four).
 PACKAGED = "packaged"
@@ -90,6 +75,10 @@ class Options:
             if name in given:
                 setattr(options, name, _CHECKS[name](given[name], name))
         return options
+
+
+#: Every option, in the order a call's options are checked (the fields' order).
+ORDER = tuple(field.name for field in dataclasses.fields(Options))
 
 
 def flag(value: Any, name: str) -> bool:

@@ -39,36 +39,14 @@ from perfectplay._kernel.position import BasePosition, backend_functions, check_
 from perfectplay._kernel.types import Solution
 from perfectplay.connect4 import rules
 
-__all__ = [
-    "Position",
-    "analyze",
-    "batch_solve",
-    "best_move",
-    "best_moves",
-    "clear_tables",
-    "is_reachable",
-    "random_positions",
-    "score",
-    "solve",
-    "value",
-]
+_FUNCTIONS = backend_functions("connect4")
+__all__ = ["Position", *_FUNCTIONS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay.connect4.twin import (
-        analyze,
-        batch_solve,
-        best_move,
-        best_moves,
-        clear_tables,
-        is_reachable,
-        random_positions,
-        score,
-        solve,
-        value,
-    )
+    from perfectplay.connect4.twin import *
 else:
-    globals().update(backend_functions("connect4"))
+    globals().update(_FUNCTIONS)
 
 
 @functools.lru_cache(maxsize=32)

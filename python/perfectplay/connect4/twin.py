@@ -271,17 +271,7 @@ def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSoluti
 
 
 #: ``batch_solve``'s options.
-BATCH = (
-    "width",
-    "height",
-    "moves",
-    "threads",
-    "node_limit",
-    "table_mb",
-    "book",
-    "errors",
-    "progress",
-)
+BATCH = (*POSITION, "moves", "errors", "progress")
 
 
 def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:

@@ -22,19 +22,14 @@ from perfectplay._kernel.position import RowColPosition, backend_functions
 from perfectplay._kernel.types import Solution
 from perfectplay.footholds.twin import Board as _Board
 
-__all__ = ["Position", "analyze", "batch_solve", "random_positions", "solve", "total_moves"]
+_FUNCTIONS = backend_functions("footholds")
+__all__ = ["Position", *_FUNCTIONS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay.footholds.twin import (
-        analyze,
-        batch_solve,
-        random_positions,
-        solve,
-        total_moves,
-    )
+    from perfectplay.footholds.twin import *
 else:
-    globals().update(backend_functions("footholds"))
+    globals().update(_FUNCTIONS)
 
 
 def _neighbours(rows: int, cols: int) -> list[int]:

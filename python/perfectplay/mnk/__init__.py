@@ -24,30 +24,14 @@ from perfectplay._kernel.position import GridPosition, RowColPosition, backend_f
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import twin as rules
 
-__all__ = [
-    "Position",
-    "analyze",
-    "batch_solve",
-    "best_move",
-    "is_reachable",
-    "random_positions",
-    "solve",
-    "solve_empty",
-]
+_FUNCTIONS = backend_functions("mnk")
+__all__ = ["Position", *_FUNCTIONS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay.mnk.twin import (
-        analyze,
-        batch_solve,
-        best_move,
-        is_reachable,
-        random_positions,
-        solve,
-        solve_empty,
-    )
+    from perfectplay.mnk.twin import *
 else:
-    globals().update(backend_functions("mnk"))
+    globals().update(_FUNCTIONS)
 
 
 Move = TypeVar("Move")

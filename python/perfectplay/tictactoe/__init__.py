@@ -25,40 +25,14 @@ from perfectplay.mnk import MarkPosition, geometry
 from perfectplay.mnk import twin as rules
 from perfectplay.tictactoe.twin import _read as read_board
 
-__all__ = [
-    "Position",
-    "analyze",
-    "batch_best_move",
-    "batch_solve",
-    "batch_values",
-    "best_move",
-    "is_reachable",
-    "is_valid_final",
-    "outcome",
-    "random_positions",
-    "solve",
-    "to_move",
-    "value",
-]
+_FUNCTIONS = backend_functions("tictactoe")
+__all__ = ["Position", *_FUNCTIONS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
-    from perfectplay.tictactoe.twin import (
-        analyze,
-        batch_best_move,
-        batch_solve,
-        batch_values,
-        best_move,
-        is_reachable,
-        is_valid_final,
-        outcome,
-        random_positions,
-        solve,
-        to_move,
-        value,
-    )
+    from perfectplay.tictactoe.twin import *
 else:
-    globals().update(backend_functions("tictactoe"))
+    globals().update(_FUNCTIONS)
 
 
 class Position(MarkPosition[int]):
