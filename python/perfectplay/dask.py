@@ -34,21 +34,14 @@ _SCALARS = (("value", np.int8), ("plies", np.int16), ("best_move", np.int16),
             ("status", np.uint8), ("nodes", np.uint64))  # fmt: skip
 
 
-def batch_solve(
-    boards: da.Array,
-    game: str,
-    *,
-    k: int | None = None,
-    alocs: Any = None,
-    blocs: Any = None,
-    **options: Any,
-) -> dict[str, da.Array]:
+def batch_solve(boards: da.Array, game: str, **options: Any) -> dict[str, da.Array]:
     """The fields of ``<game>.batch_solve`` as dask arrays, for ``boards`` chunked along N.
 
     ``game`` is any game of ``perfectplay.GAMES``; ``boards`` are its batch codes (``(N, 9)`` or
     ``(N, 3, 3)`` for tic-tac-toe, ``(N, rows, cols)`` otherwise, Connect Four's top row
-    first). m,n,k takes ``k``; footholds takes ``alocs`` and ``blocs``, each one pair for every
-    row or an ``(N, 2)`` array (numpy or dask). Other options (``moves``, ``threads``,
+    first). The game's own batch options (``GAMES[game].batch_options``: m,n,k's ``k``;
+    footholds' ``alocs`` and ``blocs``) are given by name, an array option as one value for
+    every row or an ``(N, ...)`` array (numpy or dask). Other options (``moves``, ``threads``,
     ``node_limit``, ``table_mb``, ``errors``) go to the game's ``batch_solve`` in each worker.
     """
     if not isinstance(boards, da.Array):
@@ -58,29 +51,32 @@ def batch_solve(
         raise ValueError(f"boards must have a row axis and a board, got shape {boards.shape}")
     if "progress" in options:
         raise TypeError("progress is not shown for a cluster: use the dask dashboard")
-    if "k" in described.batch_options and k is None:
-        raise TypeError(f"{game} needs k (the stones in a row that win)")
-    for name, locations in (("alocs", alocs), ("blocs", blocs)):
-        if name in described.batch_options and locations is None:
-            raise ValueError(f"{game} needs {name}: one (row, col) pair or an (N, 2) array")
+    for name in described.batch_options:
+        if options.get(name) is None:
+            option = described.batch_option_help[name]
+            # A missing array of values is a missing value; a missing scalar, a missing argument.
+            error = ValueError if option.array else TypeError
+            raise error(f"{game} needs {name} ({option.help})")
     cells = described.moves_per_row(tuple(boards.shape[1:]))
     moves = bool(options.get("moves", False))
     width = len(_SCALARS) + cells * (3 if moves else 1)
     boards = boards.rechunk({axis: -1 for axis in range(1, boards.ndim)})
     extra: list[Any] = []
-    constants: dict[str, Any] = {"game": game, "cells": cells, "k": k, "options": options}
-    for name, locations in (("alocs", alocs), ("blocs", blocs)):
-        if game != "footholds" or locations is None:
+    per_row: list[str] = []
+    for name in described.batch_options:
+        if not described.batch_option_help[name].array:
             continue
-        array = locations if isinstance(locations, da.Array) else np.asarray(locations)
-        if array.ndim == 2:
-            # map_blocks lines arrays up by their last axes: give the locations the boards'
-            # rank, (N, 2, 1), so that their rows meet the boards' rows.
-            rows = da.asarray(array).reshape(array.shape + (1,) * (boards.ndim - 2))
+        values = options[name]
+        array = values if isinstance(values, da.Array) else np.asarray(values)
+        if array.ndim >= 2:
+            # map_blocks lines arrays up by their last axes: give the values the boards' rank,
+            # (N, 2, 1), so that their rows meet the boards' rows.
+            rows = da.asarray(array).reshape(array.shape + (1,) * (boards.ndim - array.ndim))
             extra.append(rows.rechunk((boards.chunks[0], *((-1,) * (boards.ndim - 1)))))
-            constants[name] = None
+            per_row.append(name)
+            del options[name]
         else:
-            constants[name] = np.asarray(array).tolist()
+            options[name] = np.asarray(array).tolist()
     packed = da.map_blocks(
         _solve_block,
         boards,
@@ -89,7 +85,10 @@ def batch_solve(
         chunks=(boards.chunks[0], (width,)),
         drop_axis=list(range(2, boards.ndim)),
         meta=np.empty((0, width), np.int64),
-        **constants,
+        game=game,
+        cells=cells,
+        options=options,
+        per_row=per_row,
     )
     fields = {
         name: packed[:, column].astype(dtype) for column, (name, dtype) in enumerate(_SCALARS)
@@ -107,28 +106,20 @@ def _solve_block(
     *rows: np.ndarray[Any, Any],
     game: str,
     cells: int,
-    k: int | None,
     options: dict[str, Any],
-    alocs: Any = None,
-    blocs: Any = None,
+    per_row: list[str],
     block_info: dict[Any, Any] | None = None,
 ) -> np.ndarray[Any, Any]:
-    """One chunk of rows solved in a worker, its columns packed side by side as int64. An
-    error names the row as the local call would (its index in the whole array)."""
+    """One chunk of rows solved in a worker, its columns packed side by side as int64 (the
+    options ``per_row`` given as the chunk's rows of them). An error names the row as the local
+    call would (its index in the whole array)."""
     first_row = 0 if block_info is None else int(block_info[0]["array-location"][0][0])
-    extra: dict[str, Any] = {}
-    if k is not None:
-        extra["k"] = k
-    given = [locations.reshape(len(boards), 2) for locations in rows]
-    for name, locations in (("alocs", alocs), ("blocs", blocs)):
-        if locations is not None:
-            extra[name] = locations
-        elif game == "footholds":
-            if not given:
-                raise ValueError(f"footholds needs {name}: one (row, col) pair or an (N, 2) array")
-            extra[name] = given.pop(0)
+    given: dict[str, Any] = dict(options)
+    given.update(
+        (name, values.reshape(len(boards), -1)) for name, values in zip(per_row, rows, strict=True)
+    )
     try:
-        result = find_game(game).batch_solve(boards, **extra, **options)
+        result = find_game(game).batch_solve(boards, **given)
     except (ValueError, TypeError) as error:
         raise _renumbered(error, first_row) from None
     arrays = result.to_dict()

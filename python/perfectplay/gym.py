@@ -34,6 +34,7 @@ stones rings, so the sides differ by shape as well as colour.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -47,12 +48,12 @@ try:
 except ImportError as error:
     raise missing_extra(error, "gym") from error
 
-from perfectplay._kernel.game import DEFAULT_REPLY_NODE_LIMIT
+from perfectplay._kernel.game import DEFAULT_REPLY_NODE_LIMIT, Game
 from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES, game
 from perfectplay.agents import PerfectAgent
 
-__all__ = ["DEFAULT_NODE_LIMIT", "ConnectFourEnv", "GameEnv", "MNKEnv", "TicTacToeEnv"]
+__all__ = ["DEFAULT_NODE_LIMIT", "GameEnv"]  # and each game's class (see __getattr__)
 
 Observation = npt.NDArray[np.int8]
 
@@ -209,27 +210,44 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
         return None
 
 
-class TicTacToeEnv(GameEnv):
-    """Tic-tac-toe against a ``PerfectAgent(skill)`` (its answers come from the solved table)."""
+def _env_class(entry: Game) -> type[GameEnv]:
+    """``GameEnv`` of one game as a class of its own, named after its Gymnasium id
+    (``perfectplay/ConnectFour-v0``: ``ConnectFourEnv``)."""
 
-    def __init__(self, **options: Any) -> None:
-        super().__init__("tictactoe", **options)
+    def __init__(self: GameEnv, *sizes: int, **options: Any) -> None:
+        GameEnv.__init__(self, entry.name, *sizes, **options)
+
+    name = _class_name(entry)
+    doc = (
+        f"{entry.title} (its options {list(entry.options)}, by position or name; the "
+        "registry's defaults unless given) against a ``PerfectAgent(skill)``."
+    )
+    attributes = {
+        "__init__": __init__,
+        "__doc__": doc,
+        "__module__": __name__,
+        "__qualname__": name,
+    }
+    return type(name, (GameEnv,), attributes)
 
 
-class MNKEnv(GameEnv):
-    """An m,n,k-game (``rows``, ``cols``, ``k``, by position or name; the registry's 4x4, k = 3
-    unless given) against a ``PerfectAgent(skill)``."""
-
-    def __init__(self, *sizes: int, **options: Any) -> None:
-        super().__init__("mnk", *sizes, **options)
+_CLASSES: dict[str, type[GameEnv]] = {}
 
 
-class ConnectFourEnv(GameEnv):
-    """Connect Four (``width`` columns of ``height`` rows, by position or name; 7x6 unless
-    given) against a ``PerfectAgent(skill)``; actions are columns."""
+def _class_name(entry: Game) -> str:
+    assert entry.gym is not None
+    return entry.gym.split("/")[-1].split("-")[0] + "Env"
 
-    def __init__(self, *sizes: int, **options: Any) -> None:
-        super().__init__("connect4", *sizes, **options)
+
+def __getattr__(name: str) -> Callable[..., GameEnv]:
+    """Each registered game's environment class: ``TicTacToeEnv``, ``MNKEnv``,
+    ``ConnectFourEnv`` (``GameEnv`` with its ``game_name``)."""
+    for entry in GAMES.values():
+        if entry.gym is not None and _class_name(entry) == name:
+            if name not in _CLASSES:  # made once, so that the class is one class
+                _CLASSES[name] = _env_class(entry)
+            return _CLASSES[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _register() -> None:
@@ -245,3 +263,4 @@ def _register() -> None:
 
 
 _register()
+__all__ += [_class_name(entry) for entry in GAMES.values() if entry.gym is not None]

@@ -7,7 +7,7 @@
 //! One byte per ranked position: [`UNREACHED`] for a rank no game reaches, otherwise the score
 //! (`score.rs`) offset by [`ZERO`]. Scores of boards of up to 63 cells fit.
 
-use crate::engine::error::Result;
+use crate::engine::error::{Result, malformed};
 use crate::engine::memory::zeroed;
 use crate::engine::pool;
 use crate::engine::score::Score;
@@ -53,6 +53,33 @@ pub fn offsets(game: &impl TierGame) -> (Vec<usize>, usize) {
         total += game.tier_size(tier);
     }
     (offsets, total)
+}
+
+/// Checks a piece of a distributed build: ranks `start..start + count` of `tier`, given the
+/// next tier's `next` entries.
+pub fn check_range(
+    game: &impl TierGame,
+    tier: usize,
+    start: usize,
+    count: usize,
+    next: usize,
+) -> Result<()> {
+    if tier >= game.tiers() {
+        return malformed!("tier must be below {}, got {tier}", game.tiers());
+    }
+    let size = game.tier_size(tier);
+    if start.checked_add(count).is_none_or(|end| end > size) {
+        return malformed!("ranks {start}..{start}+{count} are past tier {tier}'s {size} ranks");
+    }
+    let wanted = if tier + 1 < game.tiers() {
+        game.tier_size(tier + 1)
+    } else {
+        0
+    };
+    if next != wanted {
+        return malformed!("the next tier has {next} entries, expected {wanted}");
+    }
+    Ok(())
 }
 
 /// Solves ranks `start..start + out.len()` of `tier` on `threads` workers of the pool.

@@ -270,29 +270,11 @@ const SCORE: &[&str] = &[
     "threads",
 ];
 
-/// A function of one position, `(position, **options)`: the arguments are checked into
-/// `$call` (the options among `$options`), then `$body` answers.
-macro_rules! position_function {
-    ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident, $options:ident: $allowed:expr) -> $answer:ty $body:block) => {
-        $(#[$doc])*
-        #[pyfunction]
-        #[pyo3(signature = (position, **options))]
-        fn $name<'py>(
-            $py: Python<'py>,
-            position: &Bound<'py, PyAny>,
-            options: Option<&Bound<'py, PyDict>>,
-        ) -> PyResult<$answer> {
-            let $options = Options::read(options, stringify!($name), $allowed)?;
-            let $call = Call::new(position, &$options)?;
-            $body
-        }
-    };
-}
-
-position_function! {
+binding! {
     /// Solves a Connect Four position: value, winner, plies, every best column and one optimal
     /// line, for the side to move.
-    fn solve(py, call, _options: POSITION) -> Bound<'py, PyAny> {
+    fn solve(py, position: &Bound<'py, PyAny>; options = POSITION) -> Bound<'py, PyAny> {
+        let call = Call::new(position, &options)?;
         let to_move = call.to_move();
         let solution = call.run(py, |game, root| {
             Ok(driver::solve(game, root, to_move, &AsGiven)?)
@@ -301,42 +283,47 @@ position_function! {
     }
 }
 
-position_function! {
+binding! {
     /// {column: (value for the player making the move, plies from now with it)} for every legal
     /// column.
-    fn analyze(py, call, _options: POSITION) -> Bound<'py, PyDict> {
+    fn analyze(py, position: &Bound<'py, PyAny>; options = POSITION) -> Bound<'py, PyDict> {
+        let call = Call::new(position, &options)?;
         let answers = call.run(py, |game, root| Ok(driver::analyze(game, root, &AsGiven)?))?;
         to_analysis(py, answers, &NAMES)
     }
 }
 
-position_function! {
+binding! {
     /// The first best column, or None once the game is over.
-    fn best_move(py, call, _options: POSITION) -> Option<u8> {
+    fn best_move(py, position: &Bound<'py, PyAny>; options = POSITION) -> Option<u8> {
+        let call = Call::new(position, &options)?;
         call.run(py, |game, root| Ok(driver::best_move(game, root, &AsGiven)?))
     }
 }
 
-position_function! {
+binding! {
     /// Every best column, ascending (none once the game is over): `solve`'s best moves without
     /// its line, so cheaper early in a game.
-    fn best_moves(py, call, _options: POSITION) -> Bound<'py, PyTuple> {
+    fn best_moves(py, position: &Bound<'py, PyAny>; options = POSITION) -> Bound<'py, PyTuple> {
+        let call = Call::new(position, &options)?;
         let columns = call.run(py, |game, root| Ok(driver::best_moves(game, root, &AsGiven)?))?;
         PyTuple::new(py, columns)
     }
 }
 
-position_function! {
+binding! {
     /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
-    fn value(py, call, _options: POSITION) -> i8 {
+    fn value(py, position: &Bound<'py, PyAny>; options = POSITION) -> i8 {
+        let call = Call::new(position, &options)?;
         Ok(pons_of(py, &call, true)?.signum() as i8)
     }
 }
 
-position_function! {
+binding! {
     /// Pons' score of the position (see the module's documentation); ``weak=True`` only its
     /// sign, as his solver's ``-w`` gives it (a win at once keeps its exact score).
-    fn score(py, call, options: SCORE) -> i32 {
+    fn score(py, position: &Bound<'py, PyAny>; options = SCORE) -> i32 {
+        let call = Call::new(position, &options)?;
         pons_of(py, &call, options.weak)
     }
 }
@@ -349,18 +336,14 @@ fn pons_of(py: Python<'_>, call: &Call, weak: bool) -> PyResult<i32> {
     call.run(py, |game, root| Ok(game.answers.pons_score(root, weak)?))
 }
 
-/// Can the position arise in play? Raises only for malformed input.
-#[pyfunction]
-#[pyo3(signature = (position, **options))]
-fn is_reachable(
-    position: &Bound<'_, PyAny>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<bool> {
-    let options = Options::read(options, "is_reachable", &["width", "height"])?;
-    match game::parse_position(&to_item(position)?, (options.width, options.height)) {
-        Ok(_) => Ok(true),
-        Err(Error::Illegal(_)) => Ok(false),
-        Err(error) => Err(err(error)),
+binding! {
+    /// Can the position arise in play? Raises only for malformed input.
+    fn is_reachable(_py, position: &Bound<'py, PyAny>; options = &["width", "height"]) -> bool {
+        match game::parse_position(&to_item(position)?, (options.width, options.height)) {
+            Ok(_) => Ok(true),
+            Err(Error::Illegal(_)) => Ok(false),
+            Err(error) => Err(err(error)),
+        }
     }
 }
 
@@ -371,45 +354,40 @@ fn clear_tables() {
     search::clear_kept_tables();
 }
 
-/// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
-/// `best_move`, `best_mask` and the move columns are columns.
-#[pyfunction]
-#[pyo3(signature = (positions, **options))]
-fn batch_solve<'py>(
-    py: Python<'py>,
-    positions: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(options, "batch_solve", BATCH)?;
-    let (parsed, shape) = read_positions(py, positions, (options.width, options.height))?;
-    let shape = match shape {
-        Some(shape) => shape,
-        None => shape_of(&options)?,
-    };
-    let table_bytes = options
-        .table_bytes
-        .unwrap_or_else(|| search::default_table_bytes(&shape));
-    let choice = book_arg(py, options.book.as_ref(), &shape)?;
-    let books = choice.books();
-    let what = format!("connect4 {}x{}", shape.width, shape.height);
-    let (cells, moves) = (shape.cells, options.moves);
-    solve_batch(
-        py,
-        parsed,
-        shape.width as usize,
-        &options,
-        &what,
-        || Ok(Tables::new(&shape, table_bytes)?),
-        |tables, position, budget| {
-            let mut solver = Solver::new(&shape, tables, budget, books, 1);
-            let mut game = Game {
-                rules: &shape,
-                answers: &mut solver,
-            };
-            Ok(driver::label(&mut game, position, moves, &AsGiven)?)
-        },
-        |position| cells - position.moves,
-    )
+binding! {
+    /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
+    /// `best_move`, `best_mask` and the move columns are columns.
+    fn batch_solve(py, positions: &Bound<'py, PyAny>; options = BATCH) -> Bound<'py, PyAny> {
+        let (parsed, shape) = read_positions(py, positions, (options.width, options.height))?;
+        let shape = match shape {
+            Some(shape) => shape,
+            None => shape_of(&options)?,
+        };
+        let table_bytes = options
+            .table_bytes
+            .unwrap_or_else(|| search::default_table_bytes(&shape));
+        let choice = book_arg(py, options.book.as_ref(), &shape)?;
+        let books = choice.books();
+        let what = format!("connect4 {}x{}", shape.width, shape.height);
+        let (cells, moves) = (shape.cells, options.moves);
+        solve_batch(
+            py,
+            parsed,
+            shape.width as usize,
+            &options,
+            &what,
+            || Ok(Tables::new(&shape, table_bytes)?),
+            |tables, position, budget| {
+                let mut solver = Solver::new(&shape, tables, budget, books, 1);
+                let mut game = Game {
+                    rules: &shape,
+                    answers: &mut solver,
+                };
+                Ok(driver::label(&mut game, position, moves, &AsGiven)?)
+            },
+            |position| cells - position.moves,
+        )
+    }
 }
 
 /// `batch_solve`'s options.
@@ -475,31 +453,26 @@ fn read_positions(
     Ok((parsed, shape))
 }
 
-/// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
-/// uint8 codes, top row first.
-#[pyfunction]
-#[pyo3(signature = (n, **options))]
-fn random_positions<'py>(
-    py: Python<'py>,
-    n: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(options, "random_positions", RANDOM)?;
-    let shape = shape_of(&options)?;
-    let out = random_rows(
-        py,
-        n,
-        &options,
-        shape.cells,
-        shape.cells as usize,
-        |random, plies, codes| {
-            let position = play(&shape, &Position::EMPTY, plies, random);
-            codes.copy_from_slice(&game::codes_of(&shape, &position));
-        },
-    )?;
-    shaped(
-        py,
-        out.rows,
-        &[out.count, shape.height as usize, shape.width as usize],
-    )
+binding! {
+    /// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
+    /// uint8 codes, top row first.
+    fn random_positions(py, n: &Bound<'py, PyAny>; options = RANDOM) -> Bound<'py, PyAny> {
+        let shape = shape_of(&options)?;
+        let out = random_rows(
+            py,
+            n,
+            &options,
+            shape.cells,
+            shape.cells as usize,
+            |random, plies, codes| {
+                let position = play(&shape, &Position::EMPTY, plies, random);
+                codes.copy_from_slice(&game::codes_of(&shape, &position));
+            },
+        )?;
+        shaped(
+            py,
+            out.rows,
+            &[out.count, shape.height as usize, shape.width as usize],
+        )
+    }
 }

@@ -31,15 +31,9 @@ pub struct Call {
 }
 
 impl Call {
-    /// `function`'s arguments (its options: `node_limit`).
-    pub fn new(
-        board: &Bound<'_, PyAny>,
-        aloc: &Bound<'_, PyAny>,
-        bloc: &Bound<'_, PyAny>,
-        options: Option<&Bound<'_, PyDict>>,
-        function: &str,
-    ) -> PyResult<Call> {
-        let node_limit = Options::read(options, function, &["node_limit"])?.node_limit;
+    /// The game `(board, aloc, bloc)` under the options' node limit.
+    pub fn new((board, aloc, bloc): Game<'_, '_>, options: &Options<'_>) -> PyResult<Call> {
+        let node_limit = options.node_limit;
         let board = game::parse_board(&to_item(board)?).map_err(err)?;
         let a = game::parse_location(&to_item(aloc)?, "aloc", &board).map_err(err)?;
         let b = game::parse_location(&to_item(bloc)?, "bloc", &board).map_err(err)?;
@@ -63,48 +57,49 @@ impl Call {
     }
 }
 
-/// A function of one game, `(board, aloc, bloc, **options)`: the arguments are checked into
-/// `$call`, then `$body` answers.
-macro_rules! game_function {
-    ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
-        $(#[$doc])*
-        #[pyfunction]
-        #[pyo3(signature = (board, aloc, bloc, **options))]
-        fn $name<'py>(
-            $py: Python<'py>,
-            board: &Bound<'py, PyAny>,
-            aloc: &Bound<'py, PyAny>,
-            bloc: &Bound<'py, PyAny>,
-            options: Option<&Bound<'py, PyDict>>,
-        ) -> PyResult<$answer> {
-            let $call = Call::new(board, aloc, bloc, options, stringify!($name))?;
-            $body
-        }
-    };
-}
+/// The positional arguments of a function of one game.
+type Game<'a, 'py> = (
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+    &'a Bound<'py, PyAny>,
+);
 
-game_function! {
+binding! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
-    fn solve(py, call) -> Bound<'py, PyAny> {
+    fn solve(
+        py, board: &Bound<'py, PyAny>, aloc: &Bound<'py, PyAny>, bloc: &Bound<'py, PyAny>;
+        options = NODE_LIMIT
+    ) -> Bound<'py, PyAny> {
+        let call = Call::new((board, aloc, bloc), &options)?;
         let solution = call.search(py, search::solve)?;
         to_solution(py, solution, &names(call.board.cols))
     }
 }
 
-game_function! {
+binding! {
     /// The judge's answer: the total number of moves under perfect play.
-    fn total_moves(py, call) -> u32 {
-        call.search(py, search::total_moves)
+    fn total_moves(
+        py, board: &Bound<'py, PyAny>, aloc: &Bound<'py, PyAny>, bloc: &Bound<'py, PyAny>;
+        options = NODE_LIMIT
+    ) -> u32 {
+        Call::new((board, aloc, bloc), &options)?.search(py, search::total_moves)
     }
 }
 
-game_function! {
+binding! {
     /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
-    fn analyze(py, call) -> Bound<'py, PyDict> {
+    fn analyze(
+        py, board: &Bound<'py, PyAny>, aloc: &Bound<'py, PyAny>, bloc: &Bound<'py, PyAny>;
+        options = NODE_LIMIT
+    ) -> Bound<'py, PyDict> {
+        let call = Call::new((board, aloc, bloc), &options)?;
         let answers = call.search(py, search::analyze)?;
         to_analysis(py, answers, &names(call.board.cols))
     }
 }
+
+/// The options of a function of one game.
+pub const NODE_LIMIT: &[&str] = &["node_limit"];
 
 /// A batch argument: one value for every row, or one per row (a sequence's items, or the rows
 /// of an array read in place), each read when its row is parsed.
@@ -200,143 +195,130 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Per
     })
 }
 
-/// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
-/// flat cells `row * cols + col`, values from A's side.
-#[pyfunction]
-#[pyo3(signature = (boards, alocs, blocs, **options))]
-fn batch_solve<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-    alocs: &Bound<'py, PyAny>,
-    blocs: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(
-        options,
-        "batch_solve",
-        &["moves", "threads", "node_limit", "errors", "progress"],
-    )?;
-    let moves = options.moves;
-    let (boards, alocs, blocs) = (
-        boards_arg(boards)?,
-        locations_arg(alocs, "alocs")?,
-        locations_arg(blocs, "blocs")?,
-    );
-    let counts: Vec<usize> = [boards.rows(), alocs.rows(), blocs.rows()]
-        .into_iter()
-        .flatten()
-        .collect();
-    if counts.iter().any(|&count| count != counts[0]) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "boards, alocs and blocs have different numbers of rows: {counts:?}"
-        )));
-    }
-    let count = counts.first().copied().unwrap_or(1);
-    // Boards read once each (a shared one once for all); equal boards share an index.
-    let mut parsed_boards: Vec<Board> = Vec::new();
-    let mut board_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let shared = match &boards {
-        PerRow::Shared(item) => Some(
-            item.as_ref()
-                .map_err(|error| error.clone_ref(py))
-                .and_then(|item| game::parse_board(item).map_err(err)),
-        ),
-        _ => None,
-    };
-    let mut parsed = Parsed::with_capacity(count)?;
-    let mut shape = None;
-    for row in 0..count {
-        if row % (1 << 16) == 0 {
-            py.detach(|| ()); // other Python threads run now and then during a long read
-            py.check_signals()?;
+binding! {
+    /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
+    /// flat cells `row * cols + col`, values from A's side.
+    fn batch_solve(
+        py, boards: &Bound<'py, PyAny>, alocs: &Bound<'py, PyAny>, blocs: &Bound<'py, PyAny>;
+        options = &["moves", "threads", "node_limit", "errors", "progress"]
+    ) -> Bound<'py, PyAny> {
+        let moves = options.moves;
+        let (boards, alocs, blocs) = (
+            boards_arg(boards)?,
+            locations_arg(alocs, "alocs")?,
+            locations_arg(blocs, "blocs")?,
+        );
+        let counts: Vec<usize> = [boards.rows(), alocs.rows(), blocs.rows()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if counts.iter().any(|&count| count != counts[0]) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "boards, alocs and blocs have different numbers of rows: {counts:?}"
+            )));
         }
-        let board = match &shared {
-            Some(board) => board.as_ref().cloned().map_err(|error| error.clone_ref(py)),
-            None => boards
-                .get(py, row)
-                .and_then(|item| game::parse_board(&item).map_err(err)),
+        let count = counts.first().copied().unwrap_or(1);
+        // Boards read once each (a shared one once for all); equal boards share an index.
+        let mut parsed_boards: Vec<Board> = Vec::new();
+        let mut board_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        let shared = match &boards {
+            PerRow::Shared(item) => Some(
+                item.as_ref()
+                    .map_err(|error| error.clone_ref(py))
+                    .and_then(|item| game::parse_board(item).map_err(err)),
+            ),
+            _ => None,
         };
-        parsed.push(board.and_then(|board| {
-            let (rows, cols) = *shape.get_or_insert((board.rows, board.cols));
-            if (board.rows, board.cols) != (rows, cols) {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "board is {}x{}, not {rows}x{cols} as the batch",
-                    board.rows, board.cols
-                )));
+        let mut parsed = Parsed::with_capacity(count)?;
+        let mut shape = None;
+        for row in 0..count {
+            if row % (1 << 16) == 0 {
+                py.detach(|| ()); // other Python threads run now and then during a long read
+                py.check_signals()?;
             }
-            let a = game::parse_location(&alocs.get(py, row)?, "aloc", &board).map_err(err)?;
-            let b = game::parse_location(&blocs.get(py, row)?, "bloc", &board).map_err(err)?;
-            let index = *board_index.entry(board.footholds).or_insert_with(|| {
-                parsed_boards.push(board);
-                parsed_boards.len() - 1
-            });
-            Ok((index, a, b))
-        }));
+            let board = match &shared {
+                Some(board) => board.as_ref().cloned().map_err(|error| error.clone_ref(py)),
+                None => boards
+                    .get(py, row)
+                    .and_then(|item| game::parse_board(&item).map_err(err)),
+            };
+            parsed.push(board.and_then(|board| {
+                let (rows, cols) = *shape.get_or_insert((board.rows, board.cols));
+                if (board.rows, board.cols) != (rows, cols) {
+                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                        "board is {}x{}, not {rows}x{cols} as the batch",
+                        board.rows, board.cols
+                    )));
+                }
+                let a = game::parse_location(&alocs.get(py, row)?, "aloc", &board).map_err(err)?;
+                let b = game::parse_location(&blocs.get(py, row)?, "bloc", &board).map_err(err)?;
+                let index = *board_index.entry(board.footholds).or_insert_with(|| {
+                    parsed_boards.push(board);
+                    parsed_boards.len() - 1
+                });
+                Ok((index, a, b))
+            }));
+        }
+        let cells = shape.map_or(0, |(rows, cols)| rows * cols);
+        let what = shape.map_or(String::new(), |(rows, cols)| {
+            format!("footholds {rows}x{cols}")
+        });
+        solve_batch(
+            py,
+            parsed,
+            cells,
+            &options,
+            &what,
+            || Ok(()),
+            |(), &(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
+            |&(index, _, _)| parsed_boards[index].footholds.count_ones(),
+        )
     }
-    let cells = shape.map_or(0, |(rows, cols)| rows * cols);
-    let what = shape.map_or(String::new(), |(rows, cols)| {
-        format!("footholds {rows}x{cols}")
-    });
-    solve_batch(
-        py,
-        parsed,
-        cells,
-        &options,
-        &what,
-        || Ok(()),
-        |(), &(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
-        |&(index, _, _)| parsed_boards[index].footholds.count_ones(),
-    )
 }
 
-/// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
-/// to move in each, both pieces on footholds (a game that ends stops at the last such
-/// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
-/// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
-#[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, n, **options))]
-fn random_positions<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    aloc: &Bound<'py, PyAny>,
-    bloc: &Bound<'py, PyAny>,
-    n: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let options = Options::read(options, "random_positions", &["seed", "plies", "threads"])?;
-    let call = Call::new(board, aloc, bloc, None, "random_positions")?;
-    let board = &call.board;
-    let cells = board.cells();
-    let start = game::Position {
-        footholds: board.footholds,
-        me: call.a,
-        you: call.b,
-    };
-    let most = board.footholds.count_ones();
-    // A row: the standing cells, then A's and B's cells.
-    let width = cells + 2;
-    let out = random_rows(py, n, &options, most, width, |random, plies, items| {
-        let end = game::random_walk(board, &start, plies, random);
-        for (cell, item) in items[..cells].iter_mut().enumerate() {
-            *item = (end.footholds >> cell & 1) as u8;
+binding! {
+    /// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
+    /// to move in each, both pieces on footholds (a game that ends stops at the last such
+    /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
+    /// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
+    fn random_positions(
+        py, board: &Bound<'py, PyAny>, aloc: &Bound<'py, PyAny>, bloc: &Bound<'py, PyAny>,
+        n: &Bound<'py, PyAny>; options = &["seed", "plies", "threads"]
+    ) -> Bound<'py, PyTuple> {
+        let call = Call::new((board, aloc, bloc), &Options::default())?;
+        let board = &call.board;
+        let cells = board.cells();
+        let start = game::Position {
+            footholds: board.footholds,
+            me: call.a,
+            you: call.b,
+        };
+        let most = board.footholds.count_ones();
+        // A row: the standing cells, then A's and B's cells.
+        let width = cells + 2;
+        let out = random_rows(py, n, &options, most, width, |random, plies, items| {
+            let end = game::random_walk(board, &start, plies, random);
+            for (cell, item) in items[..cells].iter_mut().enumerate() {
+                *item = (end.footholds >> cell & 1) as u8;
+            }
+            (items[cells], items[cells + 1]) = (end.me, end.you);
+        })?;
+        let (count, rows, cols) = (out.count, board.rows, board.cols);
+        let mut boards = Vec::with_capacity(count * cells);
+        let (mut alocs, mut blocs) = (Vec::with_capacity(2 * count), Vec::with_capacity(2 * count));
+        for items in out.rows.chunks(width) {
+            boards.extend_from_slice(&items[..cells]);
+            for (into, cell) in [(&mut alocs, items[cells]), (&mut blocs, items[cells + 1])] {
+                into.extend([(cell as usize / cols) as i64, (cell as usize % cols) as i64]);
+            }
         }
-        (items[cells], items[cells + 1]) = (end.me, end.you);
-    })?;
-    let (count, rows, cols) = (out.count, board.rows, board.cols);
-    let mut boards = Vec::with_capacity(count * cells);
-    let (mut alocs, mut blocs) = (Vec::with_capacity(2 * count), Vec::with_capacity(2 * count));
-    for items in out.rows.chunks(width) {
-        boards.extend_from_slice(&items[..cells]);
-        for (into, cell) in [(&mut alocs, items[cells]), (&mut blocs, items[cells + 1])] {
-            into.extend([(cell as usize / cols) as i64, (cell as usize % cols) as i64]);
-        }
+        PyTuple::new(
+            py,
+            [
+                shaped(py, boards, &[count, rows, cols])?,
+                shaped(py, alocs, &[count, 2])?,
+                shaped(py, blocs, &[count, 2])?,
+            ],
+        )
     }
-    PyTuple::new(
-        py,
-        [
-            shaped(py, boards, &[count, rows, cols])?,
-            shaped(py, alocs, &[count, 2])?,
-            shaped(py, blocs, &[count, 2])?,
-        ],
-    )
 }

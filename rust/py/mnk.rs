@@ -61,63 +61,64 @@ impl Call {
     }
 }
 
-/// A function of one board, `(board, k, **options)`: a given `tablebase=` (a
-/// `perfectplay.mnk.tablebase.Tablebase`, the same Python method on both backends) answers by
-/// its method of the same name, else the arguments are checked into `$call` and `$body`
-/// answers from the search.
-macro_rules! board_function {
-    ($(#[$doc:meta])* fn $name:ident($py:ident, $call:ident) -> $answer:ty $body:block) => {
-        $(#[$doc])*
-        #[pyfunction]
-        #[pyo3(signature = (board, k, **options))]
-        // `Ok(..?)`: extraction fails with a cast error for a `Bound` answer, a `PyErr` else.
-        #[allow(clippy::needless_question_mark)]
-        fn $name<'py>(
-            $py: Python<'py>,
-            board: &Bound<'py, PyAny>,
-            k: &Bound<'py, PyAny>,
-            options: Option<&Bound<'py, PyDict>>,
-        ) -> PyResult<$answer> {
-            let options = Options::read(options, stringify!($name), BOARD)?;
-            if let Some(table) = options.tablebase() {
-                return Ok(table.call_method1(stringify!($name), (board, k))?.extract()?);
-            }
-            let grid = game::parse_board(&to_item(board)?).map_err(err)?;
-            let $call = Call::new(grid, k, &options)?;
-            $body
-        }
-    };
+/// A given `tablebase=` (a `perfectplay.mnk.tablebase.Tablebase`, the same Python method on
+/// both backends) answers by its method `name`.
+fn by_tablebase<'py>(
+    options: &Options<'py>,
+    name: &str,
+    arguments: impl pyo3::call::PyCallArgs<'py>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    options
+        .tablebase()
+        .map(|table| table.call_method1(name, arguments))
+        .transpose()
 }
 
-board_function! {
+/// The search's call of a board.
+fn call_of(
+    board: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+    options: &Options<'_>,
+) -> PyResult<Call> {
+    Call::new(
+        game::parse_board(&to_item(board)?).map_err(err)?,
+        k,
+        options,
+    )
+}
+
+binding! {
     /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
-    fn solve(py, call) -> Bound<'py, PyAny> {
-        call.solve(py)
+    fn solve(py, board: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>; options = BOARD) -> Bound<'py, PyAny> {
+        if let Some(answer) = by_tablebase(&options, "solve", (board, k))? {
+            return Ok(answer);
+        }
+        call_of(board, k, &options)?.solve(py)
     }
 }
 
-/// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
-#[pyfunction]
-#[pyo3(signature = (rows, cols, k, **options))]
-fn solve_empty<'py>(
-    py: Python<'py>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(options, "solve_empty", BOARD)?;
-    if let Some(table) = options.tablebase() {
-        return table.call_method1("solve_empty", (rows, cols, k));
+binding! {
+    /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
+    fn solve_empty(
+        py, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>;
+        options = BOARD
+    ) -> Bound<'py, PyAny> {
+        if let Some(answer) = by_tablebase(&options, "solve_empty", (rows, cols, k))? {
+            return Ok(answer);
+        }
+        let grid = game::empty_board(int_arg(rows, "rows")?, int_arg(cols, "cols")?).map_err(err)?;
+        Call::new(grid, k, &options)?.solve(py)
     }
-    let grid = game::empty_board(int_arg(rows, "rows")?, int_arg(cols, "cols")?).map_err(err)?;
-    Call::new(grid, k, &options)?.solve(py)
 }
 
-board_function! {
+binding! {
     /// {(row, col): (value for the player making the move, plies from now with it)} for every
     /// move.
-    fn analyze(py, call) -> Bound<'py, PyAny> {
+    fn analyze(py, board: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>; options = BOARD) -> Bound<'py, PyAny> {
+        if let Some(answer) = by_tablebase(&options, "analyze", (board, k))? {
+            return Ok(answer);
+        }
+        let call = call_of(board, k, &options)?;
         let answers = search_detached(py, call.node_limit, |budget| {
             call.query.analyze(TableUse::Kept(call.table_bytes), budget)
         })?;
@@ -125,9 +126,15 @@ board_function! {
     }
 }
 
-board_function! {
+binding! {
     /// The first best move as (row, col), or None once the game is over.
-    fn best_move(py, call) -> Option<(usize, usize)> {
+    fn best_move(
+        py, board: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>; options = BOARD
+    ) -> Option<(usize, usize)> {
+        if let Some(answer) = by_tablebase(&options, "best_move", (board, k))? {
+            return answer.extract();
+        }
+        let call = call_of(board, k, &options)?;
         let best = search_detached(py, call.node_limit, |budget| {
             call.query.best_move(TableUse::Kept(call.table_bytes), budget)
         })?;
@@ -142,65 +149,58 @@ fn is_reachable(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<bool
     game::is_reachable(&grid, int_arg(k, "k")?).map_err(err)
 }
 
-/// Solves many positions of one board shape and one k, on every core; see
-/// `perfectplay.BatchSolution`. A given `tablebase=` answers instead (given the options its
-/// `batch_solve` takes).
-#[pyfunction]
-#[pyo3(signature = (boards, k, **options))]
-fn batch_solve<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let given = options;
-    let options = Options::read(given, "batch_solve", BATCH)?;
-    if let Some(table) = options.tablebase() {
-        let passed = PyDict::new(py);
-        passed.set_item("k", k)?;
-        for (name, value) in given.into_iter().flat_map(PyDictMethods::iter) {
-            if ["moves", "errors", "threads", "progress"].contains(&name.extract::<&str>()?) {
-                passed.set_item(name, value)?;
+binding! {
+    /// Solves many positions of one board shape and one k, on every core; see
+    /// `perfectplay.BatchSolution`. A given `tablebase=` answers instead (given the options its
+    /// `batch_solve` takes).
+    fn batch_solve(py, boards: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>; options = BATCH) -> Bound<'py, PyAny> {
+        if let Some(table) = options.tablebase() {
+            let passed = PyDict::new(py);
+            passed.set_item("k", k)?;
+            for name in ["moves", "errors", "threads", "progress"] {
+                if let Some(value) = options.given(name) {
+                    passed.set_item(name, value)?;
+                }
             }
+            return table.call_method("batch_solve", (boards,), Some(&passed));
         }
-        return table.call_method("batch_solve", (boards,), Some(&passed));
-    }
-    let k = int_arg(k, "k")?;
-    let (parsed, shape) = read_boards(py, boards, k)?;
-    let moves = options.moves;
-    let Some((engine, rows, cols)) = shape else {
-        // No board could be read: every row is bad.
-        return solve_batch(
+        let k = int_arg(k, "k")?;
+        let (parsed, shape) = read_boards(py, boards, k)?;
+        let moves = options.moves;
+        let Some((engine, rows, cols)) = shape else {
+            // No board could be read: every row is bad.
+            return solve_batch(
+                py,
+                parsed,
+                0,
+                &options,
+                "",
+                || Ok(()),
+                |(), _: &Board, _| unreachable!("no row to solve"),
+                |_| 0,
+            );
+        };
+        let table_bytes = options
+            .table_bytes
+            .unwrap_or_else(|| search::default_batch_table_bytes(rows * cols));
+        let what = format!("{rows}x{cols} k={k}");
+        solve_batch(
             py,
             parsed,
-            0,
+            rows * cols,
             &options,
-            "",
-            || Ok(()),
-            |(), _: &Board, _| unreachable!("no row to solve"),
-            |_| 0,
-        );
-    };
-    let table_bytes = options
-        .table_bytes
-        .unwrap_or_else(|| search::default_batch_table_bytes(rows * cols));
-    let what = format!("{rows}x{cols} k={k}");
-    solve_batch(
-        py,
-        parsed,
-        rows * cols,
-        &options,
-        &what,
-        || search::batch_table(&engine, table_bytes),
-        |table, board, budget| {
-            let query = Query {
-                engine: engine.clone(),
-                board: *board,
-            };
-            query.label(TableUse::Own(table), budget, moves)
-        },
-        |board| (rows * cols) as u32 - (board.x | board.o).count_ones(),
-    )
+            &what,
+            || search::batch_table(&engine, table_bytes),
+            |table, board, budget| {
+                let query = Query {
+                    engine: engine.clone(),
+                    board: *board,
+                };
+                query.label(TableUse::Own(table), budget, moves)
+            },
+            |board| (rows * cols) as u32 - (board.x | board.o).count_ones(),
+        )
+    }
 }
 
 /// `batch_solve`'s options.
@@ -271,22 +271,17 @@ fn read_boards(
     Ok((parsed, shape))
 }
 
-/// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
-/// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
-#[pyfunction]
-#[pyo3(signature = (rows, cols, k, n, **options))]
-fn random_positions<'py>(
-    py: Python<'py>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    n: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(options, "random_positions", RANDOM)?;
-    let grid = game::empty_board(int_arg(rows, "rows")?, int_arg(cols, "cols")?).map_err(err)?;
-    let engine = search::engine(grid.rows, grid.cols, int_arg(k, "k")?).map_err(err)?;
-    random_marks(py, &engine.geometry, n, &options)
+binding! {
+    /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
+    /// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
+    fn random_positions(
+        py, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>,
+        n: &Bound<'py, PyAny>; options = RANDOM
+    ) -> Bound<'py, PyAny> {
+        let grid = game::empty_board(int_arg(rows, "rows")?, int_arg(cols, "cols")?).map_err(err)?;
+        let engine = search::engine(grid.rows, grid.cols, int_arg(k, "k")?).map_err(err)?;
+        random_marks(py, &engine.geometry, n, &options)
+    }
 }
 
 /// `random_positions`' options (tic-tac-toe's too).

@@ -14,6 +14,32 @@ macro_rules! register_functions {
     };
 }
 
+/// A function of keyword options: `binding! { /// doc
+/// fn name(py, a: &Bound<'py, PyAny>, ...; options = ALLOWED) -> Answer { body } }` is the
+/// `#[pyfunction]` of `(a, ..., **options)` whose keyword options (among `ALLOWED`) are read and
+/// checked into `options` before `body` runs: a binding is its name, its own parameters and a
+/// call.
+macro_rules! binding {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident($py:ident $(, $arg:ident: $type:ty)*; $options:ident = $allowed:expr)
+            -> $answer:ty $body:block
+    ) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = ($($arg,)* **options))]
+        #[allow(clippy::too_many_arguments)] // the Python signature's, not a Rust API
+        fn $name<'py>(
+            $py: Python<'py>,
+            $($arg: $type,)*
+            options: Option<&Bound<'py, pyo3::types::PyDict>>,
+        ) -> PyResult<$answer> {
+            let $options = crate::py::options::Options::read(options, stringify!($name), $allowed)?;
+            $body
+        }
+    };
+}
+
 mod arrays;
 mod batch;
 mod connect4;

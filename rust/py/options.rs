@@ -11,12 +11,15 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple, PyType};
 use std::ops::Deref;
 
 /// A call's options: the checked scalars, and the objects its game reads itself.
+#[derive(Default)]
 pub struct Options<'py> {
     pub checked: Checked,
     /// `book=` as given (Python's None included); not given: the packaged books.
     pub book: Option<Bound<'py, PyAny>>,
     /// `tablebase=` as given.
     pub tablebase: Option<Bound<'py, PyAny>>,
+    /// The keyword arguments as given.
+    given: Option<Bound<'py, PyDict>>,
 }
 
 impl Deref for Options<'_> {
@@ -54,7 +57,13 @@ impl<'py> Options<'py> {
             checked: Checked::read(&scalars).map_err(err)?,
             book,
             tablebase,
+            given: given.cloned(),
         })
+    }
+
+    /// The option `name` as given, if it was.
+    pub fn given(&self, name: &str) -> Option<Bound<'py, PyAny>> {
+        self.given.as_ref()?.get_item(name).ok().flatten()
     }
 
     /// `threads=`, or every CPU this process may use.

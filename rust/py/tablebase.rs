@@ -4,7 +4,7 @@
 
 use crate::engine::error::Error;
 use crate::engine::memory::zeroed;
-use crate::engine::tiers::{self, TierGame};
+use crate::engine::tiers;
 use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
 use crate::games::mnk::{self as game};
 use crate::input::rows::Codes;
@@ -12,7 +12,7 @@ use crate::input::rows::Packed;
 use crate::py::arrays::Boards;
 use crate::py::batch;
 use crate::py::convert::{Names, err, row_col_names, to_analysis, to_item, to_solution};
-use crate::py::options::{Options, int_arg};
+use crate::py::options::int_arg;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -68,82 +68,45 @@ fn sizes(
     Ok(tiers_of(rows, cols, k)?.sizes().to_vec())
 }
 
-/// Every entry of the game's table, built tier by tier on ``threads`` workers.
-#[pyfunction]
-#[pyo3(signature = (rows, cols, k, **options))]
-fn build<'py>(
-    py: Python<'py>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyArray1<u8>>> {
-    let options = Options::read(options, "build", WORK)?;
-    let tiers = tiers_of(rows, cols, k)?;
-    let (threads, progress) = (options.threads(), options.progress);
-    let what = format!(
-        "tablebase {}x{} k={}",
-        tiers.geometry.rows, tiers.geometry.cols, tiers.geometry.k
-    );
-    let table = detached(py, progress, &what, |monitor| {
-        tiers::build(&tiers, threads, monitor)
-    })?;
-    Ok(PyArray1::from_vec(py, table))
+binding! {
+    /// Every entry of the game's table, built tier by tier on ``threads`` workers.
+    fn build(
+        py, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>;
+        options = WORK
+    ) -> Bound<'py, PyArray1<u8>> {
+        let tiers = tiers_of(rows, cols, k)?;
+        let (threads, progress) = (options.threads(), options.progress);
+        let what = format!(
+            "tablebase {}x{} k={}",
+            tiers.geometry.rows, tiers.geometry.cols, tiers.geometry.k
+        );
+        let table = detached(py, progress, &what, |monitor| {
+            tiers::build(&tiers, threads, monitor)
+        })?;
+        Ok(PyArray1::from_vec(py, table))
+    }
 }
 
-/// Ranks ``start .. start + count`` of tier ``tier``, given the next tier's entries: one piece
-/// of a distributed build. The same code as ``build``, so the pieces put together are equal
-/// to it byte for byte.
-#[pyfunction]
-#[pyo3(signature = (rows, cols, k, tier, start, count, next, **options))]
-#[allow(clippy::too_many_arguments)]
-fn build_range<'py>(
-    py: Python<'py>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    tier: usize,
-    start: usize,
-    count: usize,
-    next: PyReadonlyArray1<'py, u8>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyArray1<u8>>> {
-    let threads = Options::read(options, "build_range", &["threads"])?.threads();
-    let tiers = tiers_of(rows, cols, k)?;
-    if tier >= tiers.tiers() {
-        return Err(PyValueError::new_err(format!(
-            "tier must be below {}, got {tier}",
-            tiers.tiers()
-        )));
+binding! {
+    /// Ranks ``start .. start + count`` of tier ``tier``, given the next tier's entries: one piece
+    /// of a distributed build. The same code as ``build``, so the pieces put together are equal
+    /// to it byte for byte.
+    fn build_range(
+        py, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>, k: &Bound<'py, PyAny>, tier: usize,
+        start: usize, count: usize, next: PyReadonlyArray1<'py, u8>; options = &["threads"]
+    ) -> Bound<'py, PyArray1<u8>> {
+        let threads = options.threads();
+        let tiers = tiers_of(rows, cols, k)?;
+        let next = next.as_slice()?;
+        tiers::check_range(&tiers, tier, start, count, next.len()).map_err(err)?;
+        let mut out = zeroed::<u8>(count).map_err(|e| err(e.into()))?;
+        detached(py, false, "", |monitor| {
+            tiers::solve_tier_range(&tiers, tier, start, &mut out, next, threads, &mut |done| {
+                monitor(done, count)
+            })
+        })?;
+        Ok(PyArray1::from_vec(py, out))
     }
-    if start
-        .checked_add(count)
-        .is_none_or(|end| end > tiers.tier_size(tier))
-    {
-        return Err(PyValueError::new_err(format!(
-            "ranks {start}..{start}+{count} are past tier {tier}'s {} ranks",
-            tiers.tier_size(tier)
-        )));
-    }
-    let wanted = if tier + 1 < tiers.tiers() {
-        tiers.tier_size(tier + 1)
-    } else {
-        0
-    };
-    let next = next.as_slice()?;
-    if next.len() != wanted {
-        return Err(PyValueError::new_err(format!(
-            "the next tier has {} entries, expected {wanted}",
-            next.len()
-        )));
-    }
-    let mut out = zeroed::<u8>(count).map_err(|e| err(e.into()))?;
-    detached(py, false, "", |monitor| {
-        tiers::solve_tier_range(&tiers, tier, start, &mut out, next, threads, &mut |done| {
-            monitor(done, count)
-        })
-    })?;
-    Ok(PyArray1::from_vec(py, out))
 }
 
 /// The probe of a table's data and a legal board of its shape.
@@ -197,95 +160,82 @@ probe_function! {
     }
 }
 
-/// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
-/// table: (value, plies, best_move or None, best_mask or None, status, move_value or None,
-/// move_plies or None); the best moves come with ``best``. Status 1 marks a row with a code
-/// other than 0/1/2 or a board no game reaches.
-#[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, boards, **options))]
-fn label_rows<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray1<'py, u8>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    boards: &Bound<'py, PyUntypedArray>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let options = Options::read(
-        options,
-        "label_rows",
-        &["best", "moves", "threads", "progress"],
-    )?;
-    let (best, moves, threads, progress) = (
-        options.best,
-        options.moves,
-        options.threads(),
-        options.progress,
-    );
-    let tiers = tiers_of(rows, cols, k)?;
-    let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
-    let (rows, cols) = (tiers.geometry.rows, tiers.geometry.cols);
-    if boards.board != [rows, cols] {
-        return Err(PyValueError::new_err(format!(
-            "boards must have shape (N, {rows}, {cols}) for this tablebase, got {:?}",
-            [&[boards.rows()][..], &boards.board].concat()
-        )));
-    }
-    let data = data.as_slice()?;
-    let wanted = Wanted { best, moves };
-    let columns = match boards.packed_u8() {
-        Some(cells) => {
-            let packed = Packed {
-                cells,
-                width: rows * cols,
-            };
-            detached(py, progress, "probing", |monitor| {
-                tiers.label_rows(data, &packed, wanted, threads, monitor)
-            })?
+binding! {
+    /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
+    /// table: (value, plies, best_move or None, best_mask or None, status, move_value or None,
+    /// move_plies or None); the best moves come with ``best``. Status 1 marks a row with a code
+    /// other than 0/1/2 or a board no game reaches.
+    fn label_rows(
+        py, data: PyReadonlyArray1<'py, u8>, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>,
+        k: &Bound<'py, PyAny>, boards: &Bound<'py, PyUntypedArray>;
+        options = &["best", "moves", "threads", "progress"]
+    ) -> Bound<'py, PyTuple> {
+        let (best, moves, threads, progress) =
+            (options.best, options.moves, options.threads(), options.progress);
+        let tiers = tiers_of(rows, cols, k)?;
+        let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
+        let (rows, cols) = (tiers.geometry.rows, tiers.geometry.cols);
+        if boards.board != [rows, cols] {
+            return Err(PyValueError::new_err(format!(
+                "boards must have shape (N, {rows}, {cols}) for this tablebase, got {:?}",
+                [&[boards.rows()][..], &boards.board].concat()
+            )));
         }
-        None => {
-            let reader = boards.reader();
-            detached(py, progress, "probing", |monitor| {
-                tiers.label_rows(data, &Codes(&reader), wanted, threads, monitor)
-            })?
-        }
-    };
-    let shape = [columns.rows, columns.moves_per_row];
-    let grid = |present: bool, flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
-        present
-            .then(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?.into_any()))
-            .transpose()
-    };
-    let best_mask = grid(best, columns.best_mask)?;
-    let (move_value, move_plies) = if moves {
-        (
-            Some(
-                PyArray1::from_vec(py, columns.move_value)
-                    .reshape(shape)?
-                    .into_any(),
-            ),
-            Some(
-                PyArray1::from_vec(py, columns.move_plies)
-                    .reshape(shape)?
-                    .into_any(),
-            ),
+        let data = data.as_slice()?;
+        let wanted = Wanted { best, moves };
+        let columns = match boards.packed_u8() {
+            Some(cells) => {
+                let packed = Packed {
+                    cells,
+                    width: rows * cols,
+                };
+                detached(py, progress, "probing", |monitor| {
+                    tiers.label_rows(data, &packed, wanted, threads, monitor)
+                })?
+            }
+            None => {
+                let reader = boards.reader();
+                detached(py, progress, "probing", |monitor| {
+                    tiers.label_rows(data, &Codes(&reader), wanted, threads, monitor)
+                })?
+            }
+        };
+        let shape = [columns.rows, columns.moves_per_row];
+        let grid = |present: bool, flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
+            present
+                .then(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?.into_any()))
+                .transpose()
+        };
+        let best_mask = grid(best, columns.best_mask)?;
+        let (move_value, move_plies) = if moves {
+            (
+                Some(
+                    PyArray1::from_vec(py, columns.move_value)
+                        .reshape(shape)?
+                        .into_any(),
+                ),
+                Some(
+                    PyArray1::from_vec(py, columns.move_plies)
+                        .reshape(shape)?
+                        .into_any(),
+                ),
+            )
+        } else {
+            (None, None)
+        };
+        PyTuple::new(
+            py,
+            [
+                Some(PyArray1::from_vec(py, columns.value).into_any()),
+                Some(PyArray1::from_vec(py, columns.plies).into_any()),
+                best.then(|| PyArray1::from_vec(py, columns.best_move).into_any()),
+                best_mask,
+                Some(PyArray1::from_vec(py, columns.status).into_any()),
+                move_value,
+                move_plies,
+            ],
         )
-    } else {
-        (None, None)
-    };
-    PyTuple::new(
-        py,
-        [
-            Some(PyArray1::from_vec(py, columns.value).into_any()),
-            Some(PyArray1::from_vec(py, columns.plies).into_any()),
-            best.then(|| PyArray1::from_vec(py, columns.best_move).into_any()),
-            best_mask,
-            Some(PyArray1::from_vec(py, columns.status).into_any()),
-            move_value,
-            move_plies,
-        ],
-    )
+    }
 }
 
 /// Checks a sample of the table's entries against the rules and their children: the root,
@@ -303,51 +253,41 @@ fn check_sample(
     tiers.check_sample(data.as_slice()?, samples).map_err(err)
 }
 
-/// Checks every entry of the table against the rules and its children (as long as a build).
-#[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, **options))]
-fn check_all<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray1<'py, u8>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<()> {
-    let options = Options::read(options, "check_all", WORK)?;
-    let (threads, progress) = (options.threads(), options.progress);
-    let tiers = tiers_of(rows, cols, k)?;
-    let data = data.as_slice()?;
-    detached(py, progress, "checking", |monitor| {
-        tiers.check_all(data, threads, monitor)
-    })
+binding! {
+    /// Checks every entry of the table against the rules and its children (as long as a build).
+    fn check_all(
+        py, data: PyReadonlyArray1<'py, u8>, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>,
+        k: &Bound<'py, PyAny>; options = WORK
+    ) -> () {
+        let (threads, progress) = (options.threads(), options.progress);
+        let tiers = tiers_of(rows, cols, k)?;
+        let data = data.as_slice()?;
+        detached(py, progress, "checking", |monitor| {
+            tiers.check_all(data, threads, monitor)
+        })
+    }
 }
 
-/// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),
-/// ``longest`` (plies, table index) and ``canonical`` (positions up to symmetry).
-#[pyfunction]
-#[pyo3(signature = (data, rows, cols, k, **options))]
-fn stats<'py>(
-    py: Python<'py>,
-    data: PyReadonlyArray1<'py, u8>,
-    rows: &Bound<'py, PyAny>,
-    cols: &Bound<'py, PyAny>,
-    k: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let options = Options::read(options, "stats", WORK)?;
-    let (threads, progress) = (options.threads(), options.progress);
-    let tiers = tiers_of(rows, cols, k)?;
-    let data = data.as_slice()?;
-    let stats = detached(py, progress, "counting", |monitor| {
-        tiers.stats(data, threads, monitor)
-    })?;
-    let out = PyDict::new(py);
-    let counts: Vec<Vec<u64>> = stats.counts.iter().map(|row| row.to_vec()).collect();
-    out.set_item("counts", counts)?;
-    out.set_item("longest", stats.longest)?;
-    out.set_item("canonical", stats.canonical)?;
-    Ok(out)
+binding! {
+    /// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),
+    /// ``longest`` (plies, table index) and ``canonical`` (positions up to symmetry).
+    fn stats(
+        py, data: PyReadonlyArray1<'py, u8>, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>,
+        k: &Bound<'py, PyAny>; options = WORK
+    ) -> Bound<'py, PyDict> {
+        let (threads, progress) = (options.threads(), options.progress);
+        let tiers = tiers_of(rows, cols, k)?;
+        let data = data.as_slice()?;
+        let stats = detached(py, progress, "counting", |monitor| {
+            tiers.stats(data, threads, monitor)
+        })?;
+        let out = PyDict::new(py);
+        let counts: Vec<Vec<u64>> = stats.counts.iter().map(|row| row.to_vec()).collect();
+        out.set_item("counts", counts)?;
+        out.set_item("longest", stats.longest)?;
+        out.set_item("canonical", stats.canonical)?;
+        Ok(out)
+    }
 }
 
 /// The position at a table index: (tier, X mask, O mask).
@@ -358,12 +298,5 @@ fn position(
     k: &Bound<'_, PyAny>,
     index: usize,
 ) -> PyResult<(usize, u64, u64)> {
-    let tiers = tiers_of(rows, cols, k)?;
-    if index >= tiers.total() {
-        return Err(PyValueError::new_err(format!(
-            "index {index} is past the table's {} entries",
-            tiers.total()
-        )));
-    }
-    Ok(tiers.position(index))
+    tiers_of(rows, cols, k)?.position_at(index).map_err(err)
 }

@@ -5,10 +5,9 @@ use crate::engine::error::Error;
 use crate::games::footholds::plain;
 use crate::games::mnk::{self, Query, exhaustive, solved};
 use crate::py::convert::{err, search_detached, to_item};
-use crate::py::footholds::Call;
+use crate::py::footholds::{Call, NODE_LIMIT};
 use crate::py::options::int_arg;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 register_functions!(
     backtrack_footholds,
@@ -20,23 +19,20 @@ register_functions!(
 /// (value, plies, best moves as (row, col)) from a plain reference search.
 type PlainAnswer = (i8, u32, Vec<(usize, usize)>);
 
-/// Plain judge-style backtracking (no memo, no pruning): ``(value, plies, best_moves)`` from
-/// A's side.
-#[pyfunction]
-#[pyo3(signature = (board, aloc, bloc, **options))]
-fn backtrack_footholds<'py>(
-    py: Python<'py>,
-    board: &Bound<'py, PyAny>,
-    aloc: &Bound<'py, PyAny>,
-    bloc: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<PlainAnswer> {
-    let call = Call::new(board, aloc, bloc, options, "backtrack_footholds")?;
-    let result = search_detached(py, call.node_limit, |budget| {
-        plain::backtrack(&call.board, call.a, call.b, budget).map_err(Error::from)
-    })?;
-    let value = if result.a_wins { 1 } else { -1 };
-    Ok((value, result.moves, result.best_moves))
+binding! {
+    /// Plain judge-style backtracking (no memo, no pruning): ``(value, plies, best_moves)`` from
+    /// A's side.
+    fn backtrack_footholds(
+        py, board: &Bound<'py, PyAny>, aloc: &Bound<'py, PyAny>, bloc: &Bound<'py, PyAny>;
+        options = NODE_LIMIT
+    ) -> PlainAnswer {
+        let call = Call::new((board, aloc, bloc), &options)?;
+        let result = search_detached(py, call.node_limit, |budget| {
+            plain::backtrack(&call.board, call.a, call.b, budget).map_err(Error::from)
+        })?;
+        let value = if result.a_wins { 1 } else { -1 };
+        Ok((value, result.moves, result.best_moves))
+    }
 }
 
 /// The plain exhaustive m,n,k search (no pruning), as ``(value, plies, best_moves)``.

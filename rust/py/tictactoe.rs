@@ -12,7 +12,6 @@ use crate::input::rows::Packed;
 use crate::py::arrays::Boards;
 use crate::py::batch::{detached, into_py, sequence_items};
 use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
-use crate::py::options::Options;
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -172,56 +171,51 @@ fn packed(cells: &[u8]) -> Packed<'_, u8> {
     Packed { cells, width: 9 }
 }
 
-/// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
-/// table: see `perfectplay.BatchSolution`.
-#[pyfunction]
-#[pyo3(signature = (boards, **options))]
-fn batch_solve<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(options, "batch_solve", &["moves", "errors"])?;
-    let (moves, on_error) = (options.moves, options.errors);
-    let threads = pool::cpus();
-    let (columns, first_bad) = if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        let array = board_array(array)?;
-        match array.packed_u8() {
-            Some(cells) => detached(py, false, "", |monitor| {
-                batch::label_rows(&packed(cells), moves, threads, monitor)
-            })?,
-            None => {
-                let reader = array.reader();
-                detached(py, false, "", |monitor| {
-                    batch::label_rows(&reader, moves, threads, monitor)
-                })?
-            }
-        }
-        .map_err(err)?
-    } else {
-        let items = sequence_items(boards, "boards")?;
-        let mut codes = zeroed::<u8>(items.len().saturating_mul(9)).map_err(|e| err(e.into()))?;
-        for (row, board) in items.iter().enumerate() {
-            let found = match code(board) {
-                Ok(code) if table().is_reachable(code) => Some(code),
-                Ok(code) if on_error == OnError::Raise => {
-                    return Err(with_row(py, err(solved::illegal_reason(code)), row));
+binding! {
+    /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
+    /// table: see `perfectplay.BatchSolution`.
+    fn batch_solve(py, boards: &Bound<'py, PyAny>; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
+        let (moves, on_error) = (options.moves, options.errors);
+        let threads = pool::cpus();
+        let (columns, first_bad) = if let Ok(array) = boards.cast::<PyUntypedArray>() {
+            let array = board_array(array)?;
+            match array.packed_u8() {
+                Some(cells) => detached(py, false, "", |monitor| {
+                    batch::label_rows(&packed(cells), moves, threads, monitor)
+                })?,
+                None => {
+                    let reader = array.reader();
+                    detached(py, false, "", |monitor| {
+                        batch::label_rows(&reader, moves, threads, monitor)
+                    })?
                 }
-                Err(error) if on_error == OnError::Raise => return Err(with_row(py, error, row)),
-                _ => None,
-            };
-            // A row of codes the labeller reads back as this code (cells no board has: 3).
-            codes[row * 9..(row + 1) * 9].copy_from_slice(&found.map_or([3; 9], cells_of_code));
-        }
-        py.detach(|| batch::label_rows(&packed(&codes), moves, 1, |_, _| false))
+            }
             .map_err(err)?
-    };
-    if on_error == OnError::Raise
-        && let Some((row, error)) = first_bad
-    {
-        return Err(with_row(py, err(error), row));
+        } else {
+            let items = sequence_items(boards, "boards")?;
+            let mut codes = zeroed::<u8>(items.len().saturating_mul(9)).map_err(|e| err(e.into()))?;
+            for (row, board) in items.iter().enumerate() {
+                let found = match code(board) {
+                    Ok(code) if table().is_reachable(code) => Some(code),
+                    Ok(code) if on_error == OnError::Raise => {
+                        return Err(with_row(py, err(solved::illegal_reason(code)), row));
+                    }
+                    Err(error) if on_error == OnError::Raise => return Err(with_row(py, error, row)),
+                    _ => None,
+                };
+                // A row of codes the labeller reads back as this code (cells no board has: 3).
+                codes[row * 9..(row + 1) * 9].copy_from_slice(&found.map_or([3; 9], cells_of_code));
+            }
+            py.detach(|| batch::label_rows(&packed(&codes), moves, 1, |_, _| false))
+                .map_err(err)?
+        };
+        if on_error == OnError::Raise
+            && let Some((row, error)) = first_bad
+        {
+            return Err(with_row(py, err(error), row));
+        }
+        into_py(py, columns)
     }
-    into_py(py, columns)
 }
 
 /// The 9 cell codes of a board code.
@@ -234,14 +228,9 @@ fn cells_of_code(mut code: usize) -> [u8; 9] {
     cells
 }
 
-/// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
-#[pyfunction]
-#[pyo3(signature = (n, **options))]
-fn random_positions<'py>(
-    py: Python<'py>,
-    n: &Bound<'py, PyAny>,
-    options: Option<&Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let options = Options::read(options, "random_positions", crate::py::mnk::RANDOM)?;
-    crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
+binding! {
+    /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
+    fn random_positions(py, n: &Bound<'py, PyAny>; options = crate::py::mnk::RANDOM) -> Bound<'py, PyAny> {
+        crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
+    }
 }

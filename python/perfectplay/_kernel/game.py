@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import re
 import types
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +112,9 @@ class Game:
     read_help: str = ""
     #: What each of ``options`` is, for help texts (its default is added where it is shown).
     option_help: Mapping[str, str] = field(default_factory=dict)
+    #: For a game a tablebase answers (``tablebase=``): which game a position or a tablebase
+    #: is of, so that the web board answers a position from a tablebase of its game.
+    tablebase_key: Callable[[Any], Hashable] | None = None
 
     def module(self) -> types.ModuleType:
         """``perfectplay.<name>``: the chosen backend's functions and the ``Position``."""

@@ -30,6 +30,7 @@ GAME = Game(
     read=lambda text, options: Position(text, options["k"]),
     read_help="rows of x o . joined by / such as 'x.../.o../..../....'",
     commands=COMMANDS,
+    tablebase_key=lambda of: (of.rows, of.cols, of.k),
     option_help={
         "rows": "rows of the board",
         "cols": "columns of the board",

@@ -108,12 +108,13 @@ class Searcher:
 
     def __init__(self, node_limit: int, tablebases: Sequence[Any]) -> None:
         self.node_limit = node_limit
-        self.tablebases = {(tb.rows, tb.cols, tb.k): tb for tb in tablebases}
+        self.tablebases = list(tablebases)
         self.analyze = functools.lru_cache(maxsize=4096)(self._analyze)
 
     def _options(self, request: Request, here: Any) -> tuple[dict[str, Any], str]:
-        if request.game.name == "mnk":
-            table = self.tablebases.get((here.rows, here.cols, here.k))
+        key = request.game.tablebase_key
+        if key is not None:
+            table = next((tb for tb in self.tablebases if key(tb) == key(here)), None)
             if table is not None:
                 return {"tablebase": table}, "tablebase"
         if request.game.searches:
@@ -149,7 +150,9 @@ class Searcher:
         return {"action": here.action(move), "move": _move(move)}
 
     def table(self, rows: int, cols: int, k: int) -> Any:
-        table = self.tablebases.get((rows, cols, k))
+        table = next(
+            (tb for tb in self.tablebases if (tb.rows, tb.cols, tb.k) == (rows, cols, k)), None
+        )
         if table is None:
             raise ValueError(f"no tablebase of {rows}x{cols} k={k} is loaded")
         return table

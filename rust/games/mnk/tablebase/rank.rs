@@ -194,6 +194,18 @@ impl Tiers {
     }
 
     /// The position at a table index: (tier, X mask, O mask).
+    /// The position at a table index given from outside: (tier, X mask, O mask), or why there
+    /// is none.
+    pub fn position_at(&self, index: usize) -> crate::engine::error::Result<(usize, u64, u64)> {
+        if index >= self.total() {
+            return crate::engine::error::malformed!(
+                "index {index} is past the table's {} entries",
+                self.total()
+            );
+        }
+        Ok(self.position(index))
+    }
+
     pub fn position(&self, index: usize) -> (usize, u64, u64) {
         let tier = self.offsets.partition_point(|&start| start <= index) - 1;
         let rank = index - self.offsets[tier];
