@@ -85,6 +85,14 @@ def perfectplay_command(
     )
 
 
+def assert_ctrl_c_stops_within_a_second(setup: str, work: str, after: float) -> None:
+    """``work`` (after ``setup``) on the compiled core, sent Ctrl-C ``after`` seconds in, stops
+    with KeyboardInterrupt within a second."""
+    out, seconds = stopped_by_ctrl_c(setup, work, after, env={"PERFECTPLAY_BACKEND": "rust"})
+    assert "interrupted" in out
+    assert seconds < 1.0
+
+
 def stopped_by_ctrl_c(
     setup: str, work: str, after: float, env: dict[str, str] | None = None, timeout: float = 60
 ) -> tuple[str, float]:

@@ -259,16 +259,6 @@ const POSITION: &[&str] = &[
     "book",
     "threads",
 ];
-/// `score`'s: a position's, and `weak`.
-const SCORE: &[&str] = &[
-    "weak",
-    "width",
-    "height",
-    "node_limit",
-    "table_mb",
-    "book",
-    "threads",
-];
 
 binding! {
     /// Solves a Connect Four position: value, winner, plies, every best column and one optimal
@@ -322,7 +312,7 @@ binding! {
 binding! {
     /// Pons' score of the position (see the module's documentation); ``weak=True`` only its
     /// sign, as his solver's ``-w`` gives it (a win at once keeps its exact score).
-    fn score(py, position: &Bound<'py, PyAny>; options = SCORE) -> i32 {
+    fn score(py, position: &Bound<'py, PyAny>; options = &[POSITION, &["weak"]].concat()) -> i32 {
         let call = Call::new(position, &options)?;
         pons_of(py, &call, options.weak)
     }
