@@ -17,7 +17,7 @@ def play(*arguments: str, moves: str) -> subprocess.CompletedProcess[str]:
 
 def every_cell(count: int, times: int = 1) -> str:
     # Tried in turn: an illegal one is refused with a message and the next line is read.
-    return "".join(f"{cell}\n" for _ in range(times) for cell in range(count))
+    return "".join(f"{cell}\n" for _ in range(times) for cell in range(1, count + 1))
 
 
 def test_a_whole_tictactoe_game_the_agent_never_loses() -> None:
@@ -33,16 +33,15 @@ def test_hint_lists_every_move_best_first() -> None:
     result = play("tictactoe", "--start", "xx./oo./...", moves="hint\nquit\n")
     assert result.returncode == 0
     position = GAMES["tictactoe"].read_position("xx./oo./...")
-    words = {1: "win", 0: "draw", -1: "loss"}
-    expected = [f"  {m.move!r}: {words[m.value]}, {m.plies} plies" for m in _play.rank(position)]
+    expected = [f"  {m.move + 1}: {_play.in_words(m.value, m.plies)}" for m in _play.rank(position)]
     lines = [line.split("> ")[-1] for line in result.stdout.splitlines()]
     start = next(i for i, line in enumerate(lines) if line == expected[0])
     assert lines[start : start + len(expected)] == expected
-    assert expected[0] == "  2: win, 1 plies"
+    assert expected[0] == "  3: wins in 1 move"  # cells count from 1
 
 
 def test_undo_takes_back_the_move_and_the_reply() -> None:
-    result = play("tictactoe", "--seed", "1", moves="4\nundo\nundo\nquit\n")
+    result = play("tictactoe", "--seed", "1", moves="5\nundo\nundo\nquit\n")
     assert result.returncode == 0
     boards = result.stdout.split("x> ")
     empty = ". . .\n. . .\n. . ."
@@ -53,10 +52,11 @@ def test_undo_takes_back_the_move_and_the_reply() -> None:
 
 
 def test_bad_input_says_why_and_lists_the_legal_moves() -> None:
-    result = play("mnk", "--rows", "3", "--cols", "3", "--k", "3", moves="foo\n9,9\n1\n")
+    result = play("mnk", "--rows", "3", "--cols", "3", "--k", "3", moves="foo\n9,9\n0,1\n1\n")
     out = result.stdout
     assert "not a move or a command: 'foo'" in out
-    assert "move (9, 9) is off the 3x3 board; legal moves: (0, 0) (0, 1)" in out
+    assert "9,9 is not a legal move here; legal moves: 1,1 1,2" in out
+    assert "columns and cells count from 1, not '0,1'" in out
     assert "a move is ROW,COL, not '1'" in out
     assert result.returncode == 0  # the end of input ends the game
 
@@ -80,7 +80,9 @@ def test_bad_options_are_one_line_and_status_1(arguments: tuple[str, ...], messa
 
 
 def test_a_whole_footholds_game() -> None:
-    cells = "".join(f"{row},{col}\n" for _ in range(8) for row in range(3) for col in range(4))
+    cells = "".join(
+        f"{row},{col}\n" for _ in range(8) for row in range(1, 4) for col in range(1, 5)
+    )
     result = play(
         "footholds", "--board", "1111/1111/1111", "--aloc", "1,0", "--bloc", "1,3", moves=cells
     )

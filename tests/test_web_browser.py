@@ -94,6 +94,12 @@ def click_cell(browser: webdriver.Chrome, cell: int) -> None:
     ActionChains(browser).move_to_element(rect).click().perform()
 
 
+def open_more(browser: webdriver.Chrome) -> None:
+    """Opens the panel where a position is pasted (by its summary, as a person does)."""
+    if browser.find_element(By.ID, "more").get_attribute("open") is None:
+        browser.find_element(By.CSS_SELECTOR, "#more summary").click()
+
+
 def open_board(browser: webdriver.Chrome, server: Server, fragment: str) -> None:
     browser.get(f"{server.url}/#{fragment}")
     wait_until(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg"), "a board")
@@ -136,7 +142,8 @@ def test_tictactoe_by_clicks_with_undo_redo_reload_and_a_mistake(
         position = position.play(cell)
         if not position.is_over:
             wait_for_hints(browser, position)
-    outcome = f"{position.winner} won" if position.winner else "draw"
+    # Status and move list in the players' own names and from 1.
+    outcome = f"{position.winner.upper()} won" if position.winner else "draw"
     wait_until(browser, lambda: browser.find_element(By.ID, "status").text == outcome, outcome)
 
 
@@ -146,6 +153,7 @@ def test_a_bad_pasted_position_shows_the_library_message(
     open_board(browser, server, "game=tictactoe&moves=4")
     with pytest.raises(ValueError) as raised:
         GAMES["tictactoe"].read_position("xxx/ooo/...")
+    open_more(browser)
     box = browser.find_element(By.ID, "paste")
     box.clear()
     box.send_keys("xxx/ooo/...")
@@ -180,15 +188,17 @@ def test_connect_four_by_clicks(browser: webdriver.Chrome, server: Server) -> No
 def test_connect_four_from_a_pasted_move_string(browser: webdriver.Chrome, server: Server) -> None:
     line = "4453323544611"  # Pons' columns, 1-based
     open_board(browser, server, "game=connect4")
+    open_more(browser)
     box = browser.find_element(By.ID, "paste")
     box.clear()
     box.send_keys(line)
     browser.find_element(By.ID, "load").click()
     position = connect4.Position(line)
     wait_for_hints(browser, position)
-    click_cell(browser, 5 * 7 + 2)  # the bottom cell of column 2
+    click_cell(browser, 5 * 7 + 2)  # the bottom cell of the third column (2 from 0)
     wait_for_hints(browser, position.play(2))
-    assert "start=4453323544611" in browser.current_url and "moves=2" in browser.current_url
+    # The URL counts columns from 1, as the move string does.
+    assert "start=4453323544611" in browser.current_url and "play=3" in browser.current_url
 
 
 def test_keyboard_play_and_the_agent_reply(browser: webdriver.Chrome, server: Server) -> None:
@@ -199,7 +209,7 @@ def test_keyboard_play_and_the_agent_reply(browser: webdriver.Chrome, server: Se
     wait_until(browser, lambda: played(browser) == 2, "the agent's reply")
     # Read in one script: the list is redrawn when the reply lands (a found element goes stale).
     first = browser.execute_script("return document.querySelector('#movelist li').innerText")
-    assert first == "4"
+    assert first == "5"  # the centre, cell 5 counting from 1
     ActionChains(browser).send_keys("u").perform()  # undo: the agent's reply
     wait_until(browser, lambda: played(browser) <= 2, "undone")
 
@@ -264,4 +274,4 @@ def test_the_tablebase_view_opens_examples_on_the_board(
         position = mnk.Position(board, 3)
         assert (position.solve().value, position.solve().plies) == (1, 5)
         wait_for_hints(browser, position)
-        assert "tablebase" in browser.find_element(By.ID, "status").text
+        assert "tablebase" in str(browser.find_element(By.ID, "status").get_attribute("title"))

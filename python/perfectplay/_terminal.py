@@ -12,15 +12,18 @@ from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["play"]
 
-HELP = """commands: a move ({form}), hint (every move's value and plies), undo, board, help, quit"""
-_FORMS = {"cell": "a cell number 0-8", "row-col": "ROW,COL", "column": "a column number from 0"}
+HELP = """commands: a move ({form}), hint (every move's value), undo, board, help, quit"""
+# Columns and cells count from 1, as on the board and in Pons' move strings.
+_FORMS = {"cell": "a cell number from 1", "row-col": "ROW,COL from 1", "column": "a column from 1"}
 
 
 def _read_move(game: Game, text: str) -> Any:
     parts = text.replace(",", " ").split()
     if not parts or not all(part.lstrip("-").isdigit() for part in parts):
         raise ValueError(f"not a move or a command: {text!r}")
-    numbers = [int(part) for part in parts]
+    numbers = [int(part) - 1 for part in parts]
+    if any(number < 0 for number in numbers):
+        raise ValueError(f"columns and cells count from 1, not {text!r}")
     if game.moves == "row-col":
         if len(numbers) != 2:
             raise ValueError(f"a move is ROW,COL, not {text!r}")
@@ -31,9 +34,8 @@ def _read_move(game: Game, text: str) -> Any:
 
 
 def _hint(position: Any, options: Mapping[str, Any], write: Callable[[str], None]) -> None:
-    letters = {1: "win", 0: "draw", -1: "loss"}
     for move in _play.rank(position, **options):
-        write(f"  {move.move!r}: {letters[move.value]}, {move.plies} plies")
+        write(f"  {_play.label(move.move)}: {_play.in_words(move.value, move.plies)}")
 
 
 def play(
@@ -72,7 +74,7 @@ def play(
             except SearchLimitExceeded as error:
                 write(f"the agent gives up: {error}")
                 return 1
-            write(f"{position.to_move} plays {move!r}")
+            write(f"{position.to_move} plays {_play.label(move)}")
             history.append(position.play(move))
             shown = False
             continue
@@ -102,9 +104,14 @@ def play(
                 history.pop()
             shown = False
         else:
+            legal = " ".join(_play.label(move) for move in position.legal_moves)
             try:
-                history.append(position.play(_read_move(game, text)))
-                shown = False
-            except (ValueError, TypeError) as error:
-                legal = " ".join(repr(move) for move in position.legal_moves)
+                move = _read_move(game, text)
+            except ValueError as error:
                 write(f"{error}; legal moves: {legal}")
+                continue
+            if move not in position.legal_moves:
+                write(f"{text} is not a legal move here; legal moves: {legal}")
+                continue
+            history.append(position.play(move))
+            shown = False

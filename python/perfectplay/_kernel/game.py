@@ -112,9 +112,25 @@ class Game:
     read_help: str = ""
     #: What each of ``options`` is, for help texts (its default is added where it is shown).
     option_help: Mapping[str, str] = field(default_factory=dict)
+    #: The players as people see them (Connect Four's red and yellow), first player first;
+    #: None: ``players`` in capitals.
+    colours: tuple[str, str] | None = None
+    #: The colours of the players' stones (CSS), where the game has coloured stones.
+    stone_colours: tuple[str, str] | None = None
+    #: Nodes the board's search processes may take for one of its positions, when more than
+    #: the server's limit: Connect Four's books leave at most about 10^8 to any 7x6 position.
+    board_node_limit: int | None = None
+    #: The game's own score of a move (Pons' score for Connect Four), from the position, the
+    #: move's value and plies; None: the game has none beyond value and plies.
+    move_score: Callable[[Any, int, int], int] | None = None
     #: For a game a tablebase answers (``tablebase=``): which game a position or a tablebase
     #: is of, so that the web board answers a position from a tablebase of its game.
     tablebase_key: Callable[[Any], Hashable] | None = None
+
+    @property
+    def display_names(self) -> tuple[str, str]:
+        """The players' names as people read them."""
+        return self.colours or (self.players[0].upper(), self.players[1].upper())
 
     def module(self) -> types.ModuleType:
         """``perfectplay.<name>``: the chosen backend's functions and the ``Position``."""

@@ -90,3 +90,19 @@ def explain_line(start: Any) -> str:
         lines.append(f"  {title}")
         lines.extend("    " + row for row in str(frame).splitlines())
     return "\n".join(lines)
+
+
+def label(move: Any) -> str:
+    """How a person names a move: columns and cells from 1 (as Pons' move strings count them),
+    a (row, col) move as ``row,col`` from 1."""
+    if isinstance(move, tuple):
+        return ",".join(str(part + 1) for part in move)
+    return str(move + 1)
+
+
+def in_words(value: int, plies: int) -> str:
+    """A value for the player making the move, in words: "wins in 5 moves" (a move is one
+    player's turn), "draw", "loses in 12 moves"."""
+    if value == 0:
+        return "draw"
+    return f"{'wins' if value > 0 else 'loses'} in {plies} move{'' if plies == 1 else 's'}"

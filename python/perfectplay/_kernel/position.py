@@ -37,13 +37,32 @@ P = TypeVar("P", bound="BasePosition[Any]")
 
 _CELL = 48  # pixels a cell in the SVG drawings
 _MARGIN = 6
-# Okabe-Ito colours (distinguishable with every common colour-vision deficiency), and a letter
-# on every annotation, so that colour is never the only cue.
+# Dark shades of Okabe-Ito's blue, grey and vermilion (apart with every common colour-vision
+# deficiency; white text on them, or they on white, at least 6:1, past WCAG AA's 4.5:1), and a
+# letter on every annotation, so that colour is never the only cue.
 VALUE_STYLE = {
-    1: ("W", "#0072B2", "win"),
-    0: ("D", "#999999", "draw"),
-    -1: ("L", "#D55E00", "loss"),
+    1: ("W", "#005A8C", "win"),
+    0: ("D", "#5C5C5C", "draw"),
+    -1: ("L", "#A63F00", "loss"),
 }
+
+
+def line_cells(codes: Sequence[int], rows: int, cols: int, k: int) -> tuple[int, ...]:
+    """The first ``k`` cells in a row (across, down or diagonal) holding one player's stones,
+    or ``()``."""
+    for row in range(rows):
+        for col in range(cols):
+            code = codes[row * cols + col]
+            if not code:
+                continue
+            for down, right in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_row, end_col = row + down * (k - 1), col + right * (k - 1)
+                if not (end_row < rows and 0 <= end_col < cols):
+                    continue
+                line = tuple((row + down * i) * cols + col + right * i for i in range(k))
+                if all(codes[cell] == code for cell in line):
+                    return line
+    return ()
 
 
 def backend_functions(game: str) -> dict[str, Any]:
@@ -223,6 +242,18 @@ class BasePosition(ABC, Generic[Move]):
     def _action_cell(self, action: int) -> int:
         """The cell where an action's annotation is drawn (the cell itself by default)."""
         return action
+
+    def _in_a_row(self) -> int | None:
+        """How many stones in a row win (None: the game is not won by a line)."""
+        return None
+
+    def winning_cells(self) -> tuple[int, ...]:
+        """The cells of the line that won the game (``row * cols + col``, row 0 on top), or
+        ``()`` when nobody has won by a line."""
+        k = self._in_a_row()
+        if k is None or self.winner is None:
+            return ()
+        return line_cells(self._cell_codes(), self.rows, self.cols, k)
 
     @property
     @abstractmethod

@@ -55,7 +55,8 @@ def _shape(width: int, height: int) -> rules.Shape:
 
 
 _MARKS = ".xo"
-_DISC = {1: ("#F0E442", "#222", "x"), 2: ("#333333", "#fff", "o")}
+# Red and yellow, as the game is sold; the letter keeps the sides apart without colour.
+STONES = {1: ("#C1121F", "#fff", "x"), 2: ("#F6C90E", "#222", "o")}
 
 
 class Position(BasePosition[int]):
@@ -180,6 +181,9 @@ class Position(BasePosition[int]):
         row = max(self.rows - 1 - height, 0)
         return row * self.cols + column
 
+    def _in_a_row(self) -> int:
+        return 4
+
     def _svg_cell(self, cell: int, x: float, y: float) -> list[str]:
         code = self._cell_codes()[cell]
         size = 48
@@ -188,7 +192,7 @@ class Position(BasePosition[int]):
                 f'<circle class="hole" cx="{x + size / 2}" cy="{y + size / 2}" r="18" '
                 'fill="#ffffff" stroke="#555" stroke-width="1"/>'
             ]
-        fill, ink, name = _DISC[code]
+        fill, ink, name = STONES[code]
         return [
             f'<g class="stone {name}"><circle cx="{x + size / 2}" cy="{y + size / 2}" r="19" '
             f'fill="{fill}" stroke="#111" stroke-width="2"/><text x="{x + size / 2}" '

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from perfectplay._kernel.game import Game, OpenSpielGame, PettingZooGame, parse_int
-from perfectplay.connect4 import Position
+from perfectplay.connect4 import STONES, Position
 from perfectplay.connect4.commands import COMMANDS
 from perfectplay.connect4.judge import FORMATS
+from perfectplay.connect4.rules import pons_score
 
 
 def _openspiel_options(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,4 +40,8 @@ GAME = Game(
     read=lambda text, options: Position(text, width=options["width"], height=options["height"]),
     read_help="Pons' move string (columns 1-7 such as '4453') or rows of x o . top first",
     option_help={"width": "columns of the board", "height": "rows of the board"},
+    colours=("Red", "Yellow"),
+    stone_colours=(STONES[1][0], STONES[2][0]),
+    board_node_limit=400_000_000,
+    move_score=lambda here, value, plies: pons_score(here.cells, here.played, value, plies),
 )

@@ -306,3 +306,10 @@ def codes_of(shape: Shape, position: Position) -> list[int]:
         for row in reversed(range(shape.height))
         for col in range(shape.width)
     ]
+
+
+def pons_score(cells: int, stones: int, value: int, plies: int) -> int:
+    """Pons' score of a move of value ``value`` (+1 win, 0 draw, -1 loss for its player) and
+    ``plies`` plies to the end, from a position of ``stones`` stones on ``cells`` cells: the
+    winning stone falls after ``stones + plies - 1`` stones."""
+    return value * ((cells + 1 - (stones + plies - 1)) // 2)

@@ -76,6 +76,9 @@ class MarkPosition(GridPosition[Move], Generic[Move]):
     def _key(self) -> Hashable:
         return (self.rows, self.cols, self.k, self.x, self.o)
 
+    def _in_a_row(self) -> int:
+        return self.k
+
     def _restore(self, state: tuple[Any, ...]) -> None:
         rows, cols, k, x, o = state
         self._set(geometry(rows, cols, k), x, o)

@@ -253,6 +253,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
         await pool.start()
+        await asyncio.to_thread(_jobs.warm_up, fast)
         try:
             yield
         finally:

@@ -5,6 +5,7 @@ JSON-ready dicts. Bad input raises the library's own exceptions, which the serve
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from perfectplay._kernel.game import Game
 from perfectplay._kernel.position import _CELL, _MARGIN, VALUE_STYLE
 from perfectplay._registry import GAMES, game
 from perfectplay.agents import PerfectAgent
+from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["Request", "agent", "analyze", "describe_games", "examples", "position", "stats"]
 
@@ -60,6 +62,8 @@ def describe_games() -> list[dict[str, Any]]:
             "name": each.name,
             "title": each.title,
             "players": list(each.players),
+            "names": list(each.display_names),
+            "stone_colours": None if each.stone_colours is None else list(each.stone_colours),
             "moves": each.moves,
             "options": {name: _jsonable(value) for name, value in each.options.items()},
             "paste": each.read_help,
@@ -76,6 +80,15 @@ def _jsonable(value: Any) -> Any:
 def _move(move: Any) -> Any:
     """A move as JSON: an int, or ``[row, col]``."""
     return list(move) if isinstance(move, tuple) else move
+
+
+def label(here: Any, action: int) -> str:
+    """How a person names the move of an action (from 1)."""
+    return _play.label(here.move(action))
+
+
+def _score(game: Game, here: Any, value: int, plies: int) -> int | None:
+    return None if game.move_score is None else game.move_score(here, value, plies)
 
 
 def position(request: Request) -> dict[str, Any]:
@@ -95,9 +108,15 @@ def position(request: Request) -> dict[str, Any]:
         "winner": here.winner,
         "over": here.is_over,
         "legal": [
-            {"action": action, "move": _move(here.move(action)), "cell": here._action_cell(action)}
+            {
+                "action": action,
+                "move": _move(here.move(action)),
+                "label": label(here, action),
+                "cell": here._action_cell(action),
+            }
             for action in here.legal_actions
         ],
+        "winning_cells": list(here.winning_cells()),
         "styles": {str(value): list(style) for value, style in VALUE_STYLE.items()},
     }
 
@@ -106,8 +125,13 @@ class Searcher:
     """Answers the searching requests in one process, under one node limit, with the
     tablebases it was given and a cache of what it has answered."""
 
-    def __init__(self, node_limit: int, tablebases: Sequence[Any]) -> None:
+    def __init__(
+        self, node_limit: int, tablebases: Sequence[Any], *, game_limits: bool = False
+    ) -> None:
+        """``game_limits``: a game's ``board_node_limit`` raises ``node_limit`` for its
+        positions (the search processes; never the server's own quick searches)."""
         self.node_limit = node_limit
+        self.game_limits = game_limits
         self.tablebases = list(tablebases)
         self.analyze = functools.lru_cache(maxsize=4096)(self._analyze)
 
@@ -118,7 +142,10 @@ class Searcher:
             if table is not None:
                 return {"tablebase": table}, "tablebase"
         if request.game.searches:
-            return {"node_limit": self.node_limit}, "search"
+            limit = self.node_limit
+            if self.game_limits and request.game.board_node_limit is not None:
+                limit = max(limit, request.game.board_node_limit)
+            return {"node_limit": limit}, "search"
         return {}, "table"
 
     def _analyze(self, request: Request) -> dict[str, Any]:
@@ -132,12 +159,15 @@ class Searcher:
             "to_move": here.to_move,
             "winner": here.winner,
             "source": source,
+            "score": None if not ranked else _score(request.game, here, value, plies),
             "moves": [
                 {
                     "action": move.action,
                     "move": _move(move.move),
+                    "label": label(here, move.action),
                     "value": move.value,
                     "plies": move.plies,
+                    "score": _score(request.game, here, move.value, move.plies),
                 }
                 for move in ranked
             ],
@@ -156,6 +186,14 @@ class Searcher:
         if table is None:
             raise ValueError(f"no tablebase of {rows}x{cols} k={k} is loaded")
         return table
+
+
+def warm_up(searcher: Searcher) -> None:
+    """Answers every game's start once, so that what a game loads on its first answer (Connect
+    Four's books: about 0.7 s) is loaded before the first click, not on it."""
+    for each in GAMES.values():
+        with contextlib.suppress(ValueError, TypeError, SearchLimitExceeded):
+            searcher.analyze(Request.read(each.name, {}, "", ()))
 
 
 def analyze(searcher: Searcher, request: Request) -> dict[str, Any]:

@@ -47,7 +47,9 @@ def _work(connection: Connection, node_limit: int, tablebase_paths: Sequence[str
     # Ctrl-C in the server's terminal reaches the whole process group; the server ends us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    searcher = _jobs.Searcher(node_limit, [tablebase.load(path) for path in tablebase_paths])
+    tables = [tablebase.load(path) for path in tablebase_paths]
+    searcher = _jobs.Searcher(node_limit, tables, game_limits=True)
+    _jobs.warm_up(searcher)
     while True:
         try:
             name, arguments = connection.recv()

@@ -1,19 +1,24 @@
-// The perfectplay analysis board: one page for every game the server describes.
-// State lives in the URL's fragment (game, options, start, moves, opponent, skill, hints),
-// so a reload or a shared link restores it. Every answer comes from the JSON API.
+// The perfectplay analysis board: one page for every game the server describes, made to be
+// read from the back of a room. State lives in the URL's fragment (game, options, start, the
+// moves played, opponent, skill, hints), so a reload or a shared link restores it. Every answer
+// comes from the JSON API, whose actions count from 0; everything a person reads here (the
+// moves, the URL, the digit keys) counts columns and cells from 1, as Pons' move strings do.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const LETTER = { "1": "W", "0": "D", "-1": "L" };
-const WORD = { "1": "win", "0": "draw", "-1": "loss" };
+const KIND = { "1": "win", "0": "draw", "-1": "loss" };
+const FILL = { "1": "#005A8C", "0": "#5C5C5C", "-1": "#A63F00" };
 
 let games = {};          // name -> description from /api/games
 const state = { game: "tictactoe", options: {}, start: "", moves: [], redo: [],
-                opponent: "", skill: 1, hints: true };
+                opponent: "", skill: 1, hints: true, compact: false };
 let board = null;        // the /api/position answer shown
 let analysis = null;     // the /api/analyze answer of the position shown (or null)
-const analyses = new Map();  // query -> analyze answer, or {error}
+const analyses = new Map();  // query -> analyze answer (answers only: a refusal may be retried)
+const refusals = new Map();  // query -> the message of a refused analysis
+const pending = new Set();   // queries asked and not yet answered
 let generation = 0;      // bumped on every change; late answers of older ones are dropped
 let cursor = 0;          // keyboard cursor: a cell index
 
@@ -39,29 +44,56 @@ async function api(path, params) {
 
 function say(text) { $("message").textContent = text || ""; }
 
+function game() { return games[state.game]; }
+
+function name(player) {
+  const index = game().players.indexOf(player);
+  return index < 0 ? player : game().names[index];
+}
+
+// A value in words ("wins in 5 moves") or compact ("W5"); a move is one player's turn.
+function words(value, plies) {
+  const key = String(value);
+  if (state.compact) return key === "0" ? "D" : `${LETTER[key]}${plies}`;
+  const moves = `${plies} move${plies === 1 ? "" : "s"}`;
+  if (key === "1") return `wins in ${moves}`;
+  if (key === "-1") return `loses in ${moves}`;
+  return "draw";
+}
+
+// --- the URL ------------------------------------------------------------------------
 function saveUrl() {
-  const params = new URLSearchParams(query(state.moves));
+  const params = new URLSearchParams({ game: state.game });
+  for (const [option, value] of Object.entries(state.options)) params.set(option, value);
+  if (state.start) params.set("start", state.start);
+  if (state.moves.length) params.set("play", state.moves.map((action) => action + 1).join(","));
   if (state.opponent) params.set("vs", state.opponent);
   if (state.skill !== 1) params.set("skill", String(state.skill));
   if (!state.hints) params.set("hints", "0");
-  history.replaceState(null, "", "#" + params.toString());
+  if (state.compact) params.set("compact", "1");
+  // Commas stay commas: a person reads "play=4,4,3" (a fragment may hold them as they are).
+  history.replaceState(null, "", "#" + params.toString().replace(/%2C/g, ","));
 }
 
 function readUrl() {
   const params = new URLSearchParams(location.hash.slice(1));
-  const name = params.get("game");
-  if (!name || !games[name]) return false;
-  state.game = name;
-  state.options = { ...games[name].options };
+  const chosen = params.get("game");
+  if (!chosen || !games[chosen]) return false;
+  state.game = chosen;
+  state.options = { ...games[chosen].options };
   for (const option of Object.keys(state.options)) {
     if (params.has(option)) state.options[option] = params.get(option);
   }
   state.start = params.get("start") || "";
-  state.moves = (params.get("moves") || "").split(",").filter((m) => m !== "").map(Number);
+  const numbers = (text) => (text || "").split(",").filter((m) => m !== "").map(Number);
+  // "play" counts from 1; "moves" (links made before it) from 0.
+  state.moves = params.has("play") ? numbers(params.get("play")).map((n) => n - 1)
+                                   : numbers(params.get("moves"));
   state.redo = [];
   state.opponent = params.get("vs") || "";
   state.skill = params.has("skill") ? Number(params.get("skill")) : 1;
   state.hints = params.get("hints") !== "0";
+  state.compact = params.get("compact") === "1";
   return true;
 }
 
@@ -70,33 +102,38 @@ function showSetup() {
   $("game").value = state.game;
   const holder = $("options");
   holder.textContent = "";
-  for (const [name, value] of Object.entries(state.options)) {
+  for (const [option, value] of Object.entries(state.options)) {
     const label = document.createElement("label");
-    label.textContent = ` ${name} `;
+    label.textContent = ` ${option} `;
     const input = document.createElement("input");
-    input.id = `option-${name}`;
-    input.name = name;
+    input.id = `option-${option}`;
+    input.name = option;
     input.value = value;
     if (String(value).length > 4) input.className = "wide";
     label.appendChild(input);
     holder.appendChild(label);
   }
-  $("paste").placeholder = games[state.game].paste || "";
+  $("paste").placeholder = game().paste || "";
   $("paste").value = state.start;
   $("hints").checked = state.hints;
+  $("compact").checked = state.compact;
   $("opponent").value = state.opponent;
   $("skill").value = state.skill;
-  $("edit-label").hidden = state.game !== "footholds";
+  $("edit-label").hidden = !("aloc" in state.options);
+  if ("aloc" in state.options) $("more").open = true;  // a footholds board is edited there
+  $("score-head").hidden = true;
 }
 
 function readOptions() {
-  for (const name of Object.keys(state.options)) state.options[name] = $(`option-${name}`).value.trim();
+  for (const option of Object.keys(state.options)) {
+    state.options[option] = $(`option-${option}`).value.trim();
+  }
 }
 
 // --- drawing ------------------------------------------------------------------------
 function element(tag, attributes, text) {
   const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   if (text !== undefined) node.textContent = text;
   return node;
 }
@@ -110,25 +147,55 @@ function drawBoard() {
   const holder = $("board");
   holder.innerHTML = board.svg;  // the library's own drawing; its text is escaped there
   const svg = holder.querySelector("svg");
+  const box = svg.viewBox.baseVal;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  // As wide as the screen's height allows: the board keeps its shape and fills what it can.
+  svg.style.maxWidth = `calc((100vh - 11em) * ${box.width / box.height})`;
   const overlay = element("g", { id: "overlay" });
   svg.appendChild(overlay);
+  const size = board.cell_size;
+  // One numbering a person reads: columns under the board, empty cells in their corner.
+  if (game().moves === "column") {
+    const y = board.margin + board.rows * size + 17;
+    for (let col = 0; col < board.cols; col++) {
+      overlay.appendChild(element("text", { class: "number", x: board.margin + col * size + size / 2,
+        y, "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill: "#1a1a1a" },
+        String(col + 1)));
+    }
+  } else if (game().moves === "cell") {
+    board.codes.forEach((code, cell) => {
+      if (code) return;
+      const [x, y] = cellCorner(cell);
+      overlay.appendChild(element("text", { class: "number", x: x + 4, y: y + 13, "font-size": 11,
+        fill: "#4d4d4d" }, String(cell + 1)));
+    });
+  }
   if (state.hints && analysis) {
-    const size = board.cell_size;
     for (const move of analysis.moves) {
       const legal = board.legal.find((entry) => entry.action === move.action);
       const [x, y] = cellCorner(legal.cell);
       const key = String(move.value);
-      const group = element("g", { class: `hint ${WORD[key]}`, "data-action": move.action,
+      const group = element("g", { class: `hint ${KIND[key]}`, "data-action": move.action,
                                    "data-value": move.value, "data-plies": move.plies });
       group.appendChild(element("title", {},
-        `${JSON.stringify(move.move)}: ${WORD[key]} for ${board.to_move}, ${move.plies} plies`));
-      group.appendChild(element("rect", { x: x + 6, y: y + 6, width: size - 12, height: size - 12,
-                                          rx: 6, fill: board.styles[key][1], "fill-opacity": 0.85 }));
-      group.appendChild(element("text", { x: x + size / 2, y: y + size / 2 + 5, "text-anchor": "middle",
-                                          "font-size": 15, "font-weight": "bold", fill: "#fff" },
+        `${legal.label}: ${words(move.value, move.plies)} for ${name(board.to_move)}`));
+      group.appendChild(element("rect", { x: x + 5, y: y + 5, width: size - 10, height: size - 10,
+                                          rx: 6, fill: FILL[key] }));
+      group.appendChild(element("text", { x: x + size / 2, y: y + size / 2 + 6, "text-anchor": "middle",
+                                          "font-size": 17, "font-weight": "bold", fill: "#fff" },
                                 `${LETTER[key]}${move.plies}`));
       overlay.appendChild(group);
     }
+  }
+  // The winning line: a thick bar through its cells' centres.
+  const line = board.winning_cells || [];
+  if (line.length) {
+    const centre = (cell) => cellCorner(cell).map((v) => v + size / 2);
+    const [x1, y1] = centre(line[0]), [x2, y2] = centre(line[line.length - 1]);
+    overlay.appendChild(element("line", { id: "winning-line", x1, y1, x2, y2, stroke: "#1a1a1a",
+      "stroke-width": 9, "stroke-linecap": "round", "stroke-opacity": 0.85,
+      "data-cells": line.join(",") }));
   }
   drawCursor();
 }
@@ -141,16 +208,16 @@ function drawCursor() {
   if (document.activeElement !== $("board")) return;
   const [x, y] = cellCorner(cursor);
   overlay.appendChild(element("rect", { id: "cursor", x: x + 2, y: y + 2, width: board.cell_size - 4,
-    height: board.cell_size - 4, fill: "none", stroke: "#000", "stroke-dasharray": "4 3", "stroke-width": 2 }));
+    height: board.cell_size - 4, fill: "none", stroke: "#005A8C", "stroke-dasharray": "5 3", "stroke-width": 3 }));
 }
 
 function boardClick(event) {
   const svg = $("board").querySelector("svg");
   if (!board || !svg) return;
-  const box = svg.getBoundingClientRect();
-  const scale = svg.viewBox.baseVal.width / box.width;
-  const col = Math.floor(((event.clientX - box.left) * scale - board.margin) / board.cell_size);
-  const row = Math.floor(((event.clientY - box.top) * scale - board.margin) / board.cell_size);
+  // The click in the drawing's own units, wherever and however large the board is drawn.
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  const col = Math.floor((point.x - board.margin) / board.cell_size);
+  const row = Math.floor((point.y - board.margin) / board.cell_size);
   if (row < 0 || col < 0 || row >= board.rows || col >= board.cols) return;
   clickCell(row * board.cols + col);
 }
@@ -158,106 +225,166 @@ function boardClick(event) {
 function drawMoves() {
   const body = $("moves").querySelector("tbody");
   body.textContent = "";
+  const scored = Boolean(analysis && analysis.moves.some((move) => move.score !== null));
+  $("score-head").hidden = !scored;
   if (!analysis || !state.hints) return;
   for (const move of analysis.moves) {
     const row = document.createElement("tr");
-    row.className = WORD[String(move.value)];
+    row.className = KIND[String(move.value)];
     row.dataset.action = move.action;
-    for (const text of [JSON.stringify(move.move), LETTER[String(move.value)], move.plies]) {
+    row.tabIndex = 0;
+    const cells = [move.label, words(move.value, move.plies), move.plies];
+    if (scored) cells.push(move.score > 0 ? `+${move.score}` : String(move.score));
+    cells.forEach((text, index) => {
       const cell = document.createElement("td");
       cell.textContent = text;
+      if (index === 1) cell.className = "value";
       row.appendChild(cell);
-    }
+    });
     row.addEventListener("click", () => play(move.action));
+    row.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); play(move.action); }
+    });
     body.appendChild(row);
   }
 }
 
-function drawStatus(error) {
+function drawStatus() {
+  const key = query(state.moves);
+  const busy = pending.has(key) && !analysis;
+  const refused = refusals.get(key);
+  $("working").hidden = !busy;
+  $("retry").hidden = !refused;
+  $("best").disabled = !analysis || !analysis.moves.length || board.over;
+  const colours = game().stone_colours;
+  const shown = board.over ? board.winner : board.to_move;
+  const swatch = $("swatch");
+  swatch.hidden = !(colours && shown);
+  if (colours && shown) swatch.style.background = colours[game().players.indexOf(shown)];
   let text;
-  if (board.over) text = board.winner ? `${board.winner} won` : "draw";
-  else if (analysis) {
-    const key = String(analysis.value);
-    text = `${board.to_move} to move: ${WORD[key]} (${LETTER[key]}${analysis.plies}), ` +
-           `${analysis.plies} plies with perfect play [${analysis.source}]`;
-  } else text = `${board.to_move} to move` + (error ? ` — ${error}` : "");
+  if (board.over) text = board.winner ? `${name(board.winner)} won` : "draw";
+  else if (analysis) text = `${name(board.to_move)} to move: ${words(analysis.value, analysis.plies)}`;
+  else text = `${name(board.to_move)} to move`;
   $("status").textContent = text;
+  $("status").title = analysis ? `answered by the ${analysis.source}` : "";
+  if (refused) say(refused);
 }
 
-// The value for the first player after each ply, and the moves that gave value away.
+// The value history, as GamesmanUni draws it: every ply's value for both players (the first
+// player's win at the top, its loss at the bottom; the second player's read the other way), the
+// moves left with perfect play beside each point, and the moves that changed the outcome (or
+// put off a win) marked. A click on a point goes there.
 function drawHistory() {
-  const first = games[state.game].players[0];
-  const points = [], mistakes = new Set();
+  const [first, second] = game().names;
+  const firstKey = game().players[0];
+  const points = [], mistakes = new Set(), turns = new Set();
   for (let ply = 0; ply <= state.moves.length; ply++) {
-    const here = analyses.get(query(state.moves.slice(0, ply)));
-    if (!here || here.error) { points.push(null); continue; }
+    const key = query(state.moves.slice(0, ply));
+    const here = analyses.get(key);
+    if (!here) { points.push(pending.has(key) ? "pending" : refusals.has(key) ? "refused" : null); continue; }
     let forFirst;
-    if (here.to_move === null) forFirst = here.winner === null ? 0 : here.winner === first ? 1 : -1;
-    else forFirst = here.to_move === first ? here.value : -here.value;
+    if (here.to_move === null) forFirst = here.winner === null ? 0 : here.winner === firstKey ? 1 : -1;
+    else forFirst = here.to_move === firstKey ? here.value : -here.value;
     points.push({ value: forFirst, plies: here.plies });
     if (ply > 0) {
       const before = analyses.get(query(state.moves.slice(0, ply - 1)));
-      if (before && !before.error && before.moves.length) {
+      if (before && before.moves.length) {
         const best = before.moves[0];
-        const played = before.moves.find((move) => move.action === state.moves[ply - 1]);
-        if (played && (played.value < best.value || (played.value > 0 && played.plies > best.plies))) {
+        const playedMove = before.moves.find((move) => move.action === state.moves[ply - 1]);
+        if (playedMove && (playedMove.value < best.value ||
+                           (playedMove.value > 0 && playedMove.plies > best.plies))) {
           mistakes.add(ply);
         }
       }
+      const previous = points[ply - 1];
+      if (previous && typeof previous === "object" && previous.value !== forFirst) turns.add(ply);
     }
   }
-  const step = 26, width = Math.max(200, 30 + step * state.moves.length), height = 110;
-  const y = (value) => 55 - value * 35;
-  const svg = element("svg", { width, height, viewBox: `0 0 ${width} ${height}`, id: "history-chart" });
-  for (const [value, label] of [[1, `${first} wins`], [0, "draw"], [-1, `${first} loses`]]) {
-    svg.appendChild(element("line", { x1: 20, x2: width, y1: y(value), y2: y(value), stroke: "#ddd" }));
-    svg.appendChild(element("text", { x: 0, y: y(value) - 3, fill: "#666" }, label));
+  // A fixed width, so that the text stays readable however long the game: the points close up.
+  const width = 660, left = 96, right = 110, height = 160;
+  const step = (width - left - right) / Math.max(8, state.moves.length);
+  const labelEvery = Math.ceil(24 / step);
+  const y = (value) => 74 - value * 50;
+  const svg = element("svg", { viewBox: `0 0 ${width} ${height}`, id: "history-chart",
+                               role: "img", "aria-label": "value history" });
+  const bands = [[1, `${first} wins`, `${second} loses`], [0, "draw", "draw"],
+                 [-1, `${first} loses`, `${second} wins`]];
+  for (const [value, leftLabel, rightLabel] of bands) {
+    svg.appendChild(element("line", { x1: left - 6, x2: width - right + 6, y1: y(value), y2: y(value),
+                                      stroke: "#b0b0b0" }));
+    svg.appendChild(element("text", { x: 2, y: y(value) + 4 }, leftLabel));
+    svg.appendChild(element("text", { x: width - right + 10, y: y(value) + 4 }, rightLabel));
   }
   let previous = null;
   points.forEach((point, ply) => {
-    const x = 25 + ply * step;
-    if (!point) {
-      svg.appendChild(element("text", { x: x - 3, y: 58, fill: "#999", class: "unknown" }, "?"));
+    const x = left + ply * step;
+    if (typeof point !== "object" || point === null) {
+      const mark = point === "pending" ? "…" : "?";
+      svg.appendChild(element("text", { x, y: y(0) + 5, "text-anchor": "middle", class: point === "pending" ? "pending" : "unknown" }, mark));
       previous = null;
       return;
     }
-    if (previous) svg.appendChild(element("line", { x1: previous[0], y1: previous[1], x2: x, y2: y(point.value), stroke: "#555" }));
+    if (turns.has(ply)) {
+      svg.appendChild(element("rect", { x: x - step / 2, y: 14, width: step, height: 120,
+                                        fill: "#ffe8a3", class: "turn", "data-ply": ply }));
+    }
+    if (previous) svg.appendChild(element("line", { x1: previous[0], y1: previous[1], x2: x, y2: y(point.value), stroke: "#4d4d4d", "stroke-width": 2 }));
     const mistake = mistakes.has(ply);
+    const colour = FILL[String(point.value)];
     const mark = mistake
-      ? element("path", { d: `M${x - 5} ${y(point.value) - 5} l10 10 m0 -10 l-10 10`, stroke: "#D55E00", "stroke-width": 3, class: "mistake", "data-ply": ply })
-      : element("circle", { cx: x, cy: y(point.value), r: 4, fill: "#0072B2", class: "point", "data-ply": ply });
-    mark.appendChild(element("title", {}, `after ply ${ply}: ${point.value > 0 ? "win" : point.value < 0 ? "loss" : "draw"} for ${first}, ${point.plies} plies left${mistake ? " — a mistake" : ""}`));
+      ? element("path", { d: `M${x - 6} ${y(point.value) - 6} l12 12 m0 -12 l-12 12`, stroke: "#A63F00", "stroke-width": 4, class: "mistake", "data-ply": ply, tabindex: 0 })
+      : element("circle", { cx: x, cy: y(point.value), r: Math.min(6, Math.max(3, step / 3)), fill: colour, class: "point", "data-ply": ply, tabindex: 0 });
+    const who = point.value > 0 ? `${first} wins` : point.value < 0 ? `${second} wins` : "draw";
+    mark.appendChild(element("title", {}, `after move ${ply}: ${who}, ${point.plies} moves left` +
+                             `${turns.has(ply) ? " (the outcome changed here)" : ""}`));
+    mark.addEventListener("click", () => goTo(ply));
+    mark.addEventListener("keydown", (event) => { if (event.key === "Enter") goTo(ply); });
     svg.appendChild(mark);
-    svg.appendChild(element("text", { x: x - 4, y: 105, fill: "#444" }, String(point.plies)));
+    // The moves left under every point (under every few when they close up: all in the title).
+    svg.appendChild(element("text", { x, y: 152, "text-anchor": "middle", class: "remoteness",
+      "data-ply": ply, visibility: ply % labelEvery === 0 ? "visible" : "hidden" }, String(point.plies)));
     previous = [x, y(point.value)];
   });
   $("history").textContent = "";
   $("history").appendChild(svg);
+  drawMoveList(mistakes);
+}
+
+function drawMoveList(mistakes) {
   const list = $("movelist");
   list.textContent = "";
-  state.moves.forEach((action, index) => {
+  const entry = (text, ply, kind) => {
     const item = document.createElement("li");
-    item.textContent = moveName(index, action);
-    item.dataset.ply = index + 1;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.addEventListener("click", () => goTo(ply));
+    item.appendChild(button);
+    item.dataset.ply = ply;
+    if (kind) item.className = kind;
+    list.appendChild(item);
+    return item;
+  };
+  state.moves.forEach((action, index) => {
+    const item = entry(moveName(index, action), index + 1);
     if (mistakes.has(index + 1)) item.classList.add("mistake");
     if (index === state.moves.length - 1) item.classList.add("current");
-    item.addEventListener("click", () => goTo(index + 1));
-    list.appendChild(item);
   });
   for (const action of state.redo.slice().reverse()) {
-    const item = document.createElement("li");
-    item.textContent = `(${moveName(list.children.length, action)})`;
-    item.className = "redo";
     const ply = list.children.length + 1;
-    item.addEventListener("click", () => goTo(ply));
-    list.appendChild(item);
+    entry(`(${moveName(ply - 1, action)})`, ply, "redo");
   }
 }
 
+// A move as a person names it: its column or cell from 1, or "row,col" from 1.
 function moveName(index, action) {
   const before = analyses.get(query(state.moves.slice(0, index)));
-  const move = before && !before.error ? before.moves.find((m) => m.action === action) : null;
-  return move ? JSON.stringify(move.move) : `action ${action}`;
+  const move = before ? before.moves.find((m) => m.action === action) : null;
+  if (move) return move.label;
+  if (game().moves === "row-col" && board) {
+    return `${Math.floor(action / board.cols) + 1},${(action % board.cols) + 1}`;
+  }
+  return String(action + 1);
 }
 
 // --- changes ------------------------------------------------------------------------
@@ -279,38 +406,48 @@ async function refresh() {
   }
   if (mine !== generation) return;
   say("");
-  analysis = null;
-  drawBoard(); drawMoves(); drawStatus(); drawHistory();
-  analysis = await analyzed(state.moves);
-  if (mine !== generation) return;
-  const error = analysis.error;
-  if (error) { analysis = null; say(error); }
-  drawBoard(); drawMoves(); drawStatus(error); drawHistory();
+  analysis = analyses.get(here) || null;
+  drawAll();
+  if (!analysis) {
+    analysis = await analyzed(state.moves, () => mine === generation && drawAll());
+    if (mine !== generation) return;
+    drawAll();
+  }
   await agentTurn(mine);
-  // The earlier positions of the value history, newest first.
+  // The earlier positions of the value history, newest first: none is left out.
   for (let ply = state.moves.length - 1; ply >= 0 && mine === generation; ply--) {
     if (!analyses.has(query(state.moves.slice(0, ply)))) {
-      await analyzed(state.moves.slice(0, ply));
+      await analyzed(state.moves.slice(0, ply), () => mine === generation && drawHistory());
       if (mine === generation) drawHistory();
     }
   }
 }
 
-async function analyzed(moves) {
+function drawAll() { drawBoard(); drawMoves(); drawStatus(); drawHistory(); }
+
+// The analysis of the position after `moves`, or null when the server refused it (its message
+// is kept to show; asking again tries again). `asked` runs once the question is out.
+async function analyzed(moves, asked) {
   const key = query(moves);
-  if (!analyses.has(key)) {
-    try {
-      analyses.set(key, await api("analyze", key));
-    } catch (error) {
-      return { error: error.message };  // not kept: a later try may find a free process
-    }
+  if (analyses.has(key)) return analyses.get(key);
+  pending.add(key);
+  refusals.delete(key);
+  if (asked) asked();
+  try {
+    const answer = await api("analyze", key);
+    analyses.set(key, answer);
+    return answer;
+  } catch (error) {
+    refusals.set(key, error.message);
+    return null;
+  } finally {
+    pending.delete(key);
   }
-  return analyses.get(key);
 }
 
 async function agentTurn(mine) {
   if (!state.opponent || board.over) return;
-  const players = games[state.game].players;
+  const players = game().players;
   const agentSide = state.opponent === "first" ? players[0] : players[1];
   if (board.to_move !== agentSide) return;
   try {
@@ -328,6 +465,10 @@ function play(action) {
   state.moves.push(action);
   state.redo = [];
   refresh();
+}
+
+function playBest() {
+  if (analysis && analysis.moves.length && !board.over) play(analysis.moves[0].action);
 }
 
 function undo() {
@@ -349,11 +490,17 @@ function goTo(ply) {
   refresh();
 }
 
+function retry() {
+  refusals.delete(query(state.moves));
+  say("");
+  refresh();
+}
+
 function clickCell(cell) {
   const edit = $("edit").value;
-  if (state.game === "footholds" && edit) return editFootholds(cell, edit);
+  if ("aloc" in state.options && edit) return editFootholds(cell, edit);
   cursor = cell;
-  const action = games[state.game].moves === "column" ? cell % board.cols : cell;
+  const action = game().moves === "column" ? cell % board.cols : cell;
   play(action);
 }
 
@@ -376,32 +523,38 @@ function editFootholds(cell, edit) {
   refresh();
 }
 
-function newGame(name) {
-  state.game = name;
-  state.options = { ...games[name].options };
+function newGame(chosen) {
+  state.game = chosen;
+  state.options = { ...games[chosen].options };
   state.start = ""; state.moves = []; state.redo = [];
   showSetup();
   refresh();
 }
 
+function toggleFullscreen() {
+  if (document.fullscreenElement) document.exitFullscreen();
+  else document.documentElement.requestFullscreen?.();
+}
+
 function keyboard(event) {
   if (!board) return;
   const key = event.key;
-  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
-  if (moves[key]) {
-    const row = Math.min(board.rows - 1, Math.max(0, Math.floor(cursor / board.cols) + moves[key][0]));
-    const col = Math.min(board.cols - 1, Math.max(0, cursor % board.cols + moves[key][1]));
+  const steps = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  if (steps[key]) {
+    const row = Math.min(board.rows - 1, Math.max(0, Math.floor(cursor / board.cols) + steps[key][0]));
+    const col = Math.min(board.cols - 1, Math.max(0, cursor % board.cols + steps[key][1]));
     cursor = row * board.cols + col;
     drawCursor();
   } else if (key === "Enter" || key === " ") clickCell(cursor);
   else if (/^[1-9]$/.test(key)) {
-    const number = Number(key) - 1;
-    if (games[state.game].moves === "column") play(number);
-    else if (state.game === "tictactoe") play(number);
-    else return;
+    const number = Number(key) - 1;  // digits count columns and cells from 1
+    if (game().moves === "row-col") return;
+    play(number);
   } else if (key === "u" || key === "Backspace") undo();
   else if (key === "r") redo();
+  else if (key === "b") playBest();
   else if (key === "h") { state.hints = !state.hints; refresh(); }
+  else if (key === "f") toggleFullscreen();
   else return;
   event.preventDefault();
 }
@@ -426,7 +579,7 @@ async function showStats(table) {
   const most = Math.max(...stats.counts.map((entry) => entry.plies));
   const grid = document.createElement("table");
   const head = grid.insertRow();
-  head.insertCell().textContent = "value \\ plies";
+  head.insertCell().textContent = "value \\ moves left";
   for (let plies = 0; plies <= most; plies++) head.insertCell().textContent = plies;
   for (const value of [1, 0, -1]) {
     const row = grid.insertRow();
@@ -442,7 +595,7 @@ async function showStats(table) {
       cell.appendChild(button);
     }
   }
-  $("table-stats").textContent = `${stats.reachable} positions reachable; ${stats.longest.plies} plies at the most.`;
+  $("table-stats").textContent = `${stats.reachable} positions reachable; ${stats.longest.plies} moves at the most.`;
   $("table-stats").appendChild(grid);
 }
 
@@ -472,14 +625,14 @@ async function showExamples(table, value, plies) {
 
 // --- start --------------------------------------------------------------------------
 async function main() {
-  for (const game of await api("games", "")) {
-    games[game.name] = game;
+  for (const described of await api("games", "")) {
+    games[described.name] = described;
     const option = document.createElement("option");
-    option.value = game.name;
-    option.textContent = game.title;
+    option.value = described.name;
+    option.textContent = described.title;
     $("game").appendChild(option);
   }
-  if (!readUrl()) state.options = { ...games[state.game].options };
+  if (!readUrl()) state.options = { ...game().options };
   showSetup();
   $("game").addEventListener("change", () => newGame($("game").value));
   $("setup").addEventListener("submit", (event) => {
@@ -505,6 +658,7 @@ async function main() {
     refresh();
   });
   $("hints").addEventListener("change", () => { state.hints = $("hints").checked; refresh(); });
+  $("compact").addEventListener("change", () => { state.compact = $("compact").checked; saveUrl(); drawAll(); });
   $("opponent").addEventListener("change", () => { state.opponent = $("opponent").value; refresh(); });
   $("skill").addEventListener("change", () => {
     const skill = Number($("skill").value);
@@ -513,6 +667,9 @@ async function main() {
   });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
+  $("best").addEventListener("click", playBest);
+  $("retry").addEventListener("click", retry);
+  $("fullscreen").addEventListener("click", toggleFullscreen);
   $("board").addEventListener("keydown", keyboard);
   $("board").addEventListener("click", boardClick);
   $("board").addEventListener("focus", () => board && drawCursor());

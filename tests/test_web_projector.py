@@ -1,0 +1,203 @@
+"""The board as a class sees it on a projector (Chromium at 1280x720 and 1920x1080): a whole
+7x6 Connect Four game by clicks with every column's value shown at every ply, a value history
+with no gaps, the winning line, one numbering from 1, contrast of at least 4.5:1 measured on
+the rendered page, keyboard focus that shows, and a board that fills the screen. How soon the
+values come is measured by ``benches/web_board_latency.py`` (timings are never asserted)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from perfectplay import connect4
+from test_web_browser import click_cell, open_board, played, wait_for_hints, wait_until
+from web_server import Server, running
+
+pytestmark = pytest.mark.compiled
+
+# The WCAG 2 contrast ratio of every text and value colour on what it is drawn on, as the
+# browser renders them (colours read from the computed styles and the SVG's attributes).
+CONTRAST_SCRIPT = """
+const rgb = (text) => {
+  const parts = (text || "").match(/[0-9.]+/g);
+  if (!parts) return null;
+  if (text.startsWith("#")) {
+    const hex = text.length === 4 ? [...text.slice(1)].map((c) => c + c).join("") : text.slice(1);
+    return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).concat([1]);
+  }
+  return parts.map(Number).concat(parts.length === 3 ? [1] : []);
+};
+const luminance = ([r, g, b]) => {
+  const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+};
+const ratio = (a, b) => {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+};
+const background = (node) => {
+  for (let at = node; at && at.nodeType === 1; at = at.parentElement) {
+    const colour = rgb(getComputedStyle(at).backgroundColor);
+    if (colour && colour[3] > 0) return colour;
+  }
+  return [255, 255, 255, 1];
+};
+const found = [];
+const texts = document.querySelectorAll(
+  "#status, #moves td, #moves th, #movelist button, #controls button, #controls label, " +
+  "#panel h2, header h1, header button, header label, footer, #history text");
+for (const node of texts) {
+  if (!node.textContent.trim() || node.closest("[hidden]")) continue;
+  const style = getComputedStyle(node);
+  const svg = node instanceof SVGElement;
+  const ink = rgb(svg ? (node.getAttribute("fill") || style.fill) : style.color);
+  found.push([node.id || node.tagName + "." + node.className, ratio(ink, background(node))]);
+}
+for (const hint of document.querySelectorAll("#overlay g.hint")) {
+  const tile = rgb(hint.querySelector("rect").getAttribute("fill"));
+  const ink = rgb(hint.querySelector("text").getAttribute("fill"));
+  found.push(["hint " + hint.dataset.value, ratio(ink, tile)]);
+}
+for (const number of document.querySelectorAll("#overlay text.number")) {
+  found.push(["number", ratio(rgb(number.getAttribute("fill")), rgb("#f7f4ec"))]);
+}
+return found;
+"""
+
+
+def _browser_at(size: tuple[int, int]) -> webdriver.Chrome:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        pytest.fail("the browser tests need Chromium and its driver: apt-get install chromium")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={size[0]},{size[1]}")
+    browser = webdriver.Chrome(service=Service(driver), options=options)
+    # The page gets exactly the screen's pixels (a window's size would include its frame).
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False},
+    )
+    return browser
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with running("--workers", "2") as started:
+        yield started
+
+
+SIZES = [(1280, 720), (1920, 1080)]
+
+
+@pytest.fixture(params=SIZES, ids=["1280x720", "1920x1080"])
+def browser(request: Any) -> Iterator[webdriver.Chrome]:
+    driver = _browser_at(request.param)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _history(browser: webdriver.Chrome) -> dict[str, Any]:
+    found: dict[str, Any] = browser.execute_script(
+        "const chart = document.querySelector('#history-chart');"
+        "return {points: chart.querySelectorAll('.point, .mistake').length,"
+        " gaps: chart.querySelectorAll('.unknown, .pending').length,"
+        " remoteness: [...chart.querySelectorAll('text.remoteness')].map(t => +t.textContent)};"
+    )
+    return found
+
+
+def test_a_whole_seven_by_six_game_by_clicks(browser: webdriver.Chrome, server: Server) -> None:
+    open_board(browser, server, "game=connect4")
+    position = connect4.Position()
+    width, height = browser.execute_script("return [innerWidth, innerHeight]")
+    assert (width, height) in SIZES  # the page has the whole screen
+    # The board fills the screen (most of its height), and the moves table is above the fold.
+    box = browser.find_element(By.CSS_SELECTOR, "#board svg").rect
+    assert box["height"] >= 0.6 * height, (box, width, height)
+    table = browser.find_element(By.ID, "moves").rect
+    assert table["y"] < height, "the moves table is below the fold"
+    # Columns are numbered from 1 under the board.
+    numbers = browser.execute_script(
+        "return [...document.querySelectorAll('#overlay text.number')].map(t => t.textContent)"
+    )
+    assert numbers == [str(column) for column in range(1, 8)]
+    # A perfect game, every move a click on its column; its values at every ply.
+    line: list[str] = []
+    while not position.is_over:
+        wait_for_hints(browser, position)
+        labels = browser.execute_script(
+            "return [...document.querySelectorAll('#moves tbody tr')]"
+            ".map(row => [+row.dataset.action, row.cells[0].textContent, row.cells[1].textContent])"
+        )
+        for action, label, words in labels:
+            assert label == str(action + 1)
+            value, plies = position.analyze()[action]
+            kind = {1: "wins in", 0: "draw", -1: "loses in"}[value]
+            assert words.startswith(kind) and (value == 0 or f" {plies} move" in words), words
+        column = position.best_moves()[0]
+        click_cell(browser, column)
+        position = position.play(column)
+        line.append(str(column + 1))
+        wait_until(browser, lambda p=position: played(browser) == p.played, "the move listed")
+    assert position.winner == "x" and position.played == 41
+    wait_until(browser, lambda: browser.find_element(By.ID, "status").text == "Red won", "won")
+    drawn = browser.find_element(By.ID, "winning-line").get_attribute("data-cells")
+    assert drawn == ",".join(map(str, position.winning_cells()))
+    # The value history has every ply, the first player winning throughout.
+    wait_until(browser, lambda: _history(browser)["gaps"] == 0, "a history with no gaps")
+    history = _history(browser)
+    assert history["points"] == 42
+    assert history["remoteness"] == list(range(41, -1, -1))
+    # The move list counts columns from 1, as the URL does.
+    listed = browser.execute_script(
+        "return [...document.querySelectorAll('#movelist li:not(.redo)')].map(l => l.innerText)"
+    )
+    assert listed == line
+    assert browser.current_url.split("play=")[1].split("&")[0] == ",".join(line)
+    # Contrast of every text and value colour on the page.
+    low = [
+        (what, round(ratio, 2))
+        for what, ratio in browser.execute_script(CONTRAST_SCRIPT)
+        if ratio < 4.5
+    ]
+    assert not low, low
+
+
+def test_best_move_keyboard_focus_and_full_screen(
+    browser: webdriver.Chrome, server: Server
+) -> None:
+    open_board(browser, server, "game=connect4&play=4,4")
+    position = connect4.Position("44")
+    wait_for_hints(browser, position)
+    best = browser.find_element(By.ID, "best")
+    best.click()
+    wait_until(browser, lambda: played(browser) == 3, "a best move played")
+    assert position.play(int(browser.current_url.rsplit(",", 1)[1]) - 1) in [
+        position.play(move) for move in position.best_moves()
+    ]
+    # Tab reaches the controls, and the one with the focus is outlined.
+    browser.find_element(By.ID, "undo").send_keys(Keys.TAB)
+    focused = browser.execute_script(
+        "const at = document.activeElement; const style = getComputedStyle(at);"
+        "return [at.id, parseFloat(style.outlineWidth), style.outlineStyle]"
+    )
+    assert focused[1] >= 3 and focused[2] != "none", focused
+    browser.find_element(By.ID, "fullscreen").click()
+    wait_until(
+        browser,
+        lambda: browser.execute_script("return document.fullscreenElement !== null"),
+        "full screen",
+    )
