@@ -416,7 +416,7 @@ def test_help_states_the_connection_limits() -> None:
         timeout=60,
     ).stdout
     assert "--header-timeout" in shown and "(default 10)" in shown
-    assert "--max-connections" in shown and "(default 200)" in shown
+    assert "--max-connections" in shown and "(default 500)" in shown
 
 
 def test_a_cheap_request_does_not_wait_behind_long_searches() -> None:

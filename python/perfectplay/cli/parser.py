@@ -198,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-connections",
         type=positive,
         default=None,
-        help="open connections past which requests are answered 503 (default 200)",
+        help="open connections past which requests are answered 503 (default 500)",
     )
     summary = "play a game in the terminal against the perfect agent"
     play = commands.add_parser("play", help=summary, description=summary)

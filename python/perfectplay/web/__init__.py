@@ -65,7 +65,7 @@ MOST_QUERY = 4096
 #: Seconds a client has to send a request's headers, once connected or answered.
 DEFAULT_HEADER_SECONDS = 10.0
 #: Open connections past which requests are answered 503 (Service Unavailable).
-DEFAULT_CONNECTIONS = 200
+DEFAULT_CONNECTIONS = 500
 #: Nodes a search may take in the server itself, before a search process is asked: what the
 #: tables and books already hold (tic-tac-toe, a Connect Four opening) is answered at once,
 #: never queued behind long searches.
