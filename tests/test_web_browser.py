@@ -275,3 +275,30 @@ def test_the_tablebase_view_opens_examples_on_the_board(
         assert (position.solve().value, position.solve().plies) == (1, 5)
         wait_for_hints(browser, position)
         assert "tablebase" in str(browser.find_element(By.ID, "status").get_attribute("title"))
+
+
+def test_a_position_beyond_the_limits_shows_work_then_says_so_and_tries_again(
+    browser: webdriver.Chrome,
+) -> None:
+    # The empty 6x6 board, k = 5, takes far more than 2 s to search: the bound refuses it.
+    with running("--workers", "1", "--time-limit", "2", "--node-limit", "1000000000") as server:
+        open_board(browser, server, "game=mnk&rows=6&cols=6&k=5")
+        wait_until(
+            browser,
+            lambda: browser.find_element(By.ID, "working").is_displayed(),
+            "working shown while the search runs",
+        )
+        wait_until(
+            browser,
+            lambda: browser.find_element(By.ID, "retry").is_displayed(),
+            "a try-again button once refused",
+        )
+        assert "too hard for this server" in browser.find_element(By.ID, "message").text
+        assert not browser.find_element(By.ID, "working").is_displayed()
+        assert browser.find_elements(By.CSS_SELECTOR, "#history-chart .unknown")
+        browser.find_element(By.ID, "retry").click()
+        wait_until(
+            browser,
+            lambda: browser.find_element(By.ID, "working").is_displayed(),
+            "working again after try again",
+        )
