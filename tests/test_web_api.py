@@ -305,7 +305,7 @@ def test_tablebase_answers_stats_and_examples(table_file: Path) -> None:
     with running("--workers", "1", "--tablebase", str(table_file), "--time-limit", "300") as server:
         status, listed = server.get("/api/tablebases")
         assert status == 200 and listed == [
-            {"rows": 3, "cols": 4, "k": 3, "entries": len(table.data)}
+            {"game": "mnk", "rows": 3, "cols": 4, "k": 3, "entries": len(table.data)}
         ]
         rng = random.Random(3)
         for _ in range(10):

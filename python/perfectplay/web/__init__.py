@@ -41,7 +41,7 @@ from typing import Any
 
 from perfectplay import tablebase
 from perfectplay._kernel.game import parse_int
-from perfectplay._registry import game
+from perfectplay._registry import GAMES, game
 from perfectplay.errors import SearchLimitExceeded
 from perfectplay.web import _jobs
 from perfectplay.web._pool import Abandoned, Busy, Failed, Pool, TooSlow
@@ -231,8 +231,14 @@ def create_app(
         seed = _int(query, "seed") if "seed" in query else 0
         return await searched(request, "agent", (_request(query), skill, seed))
 
+    # The game whose positions the tablebases answer (m,n,k): the one that names a key for them.
+    tabled = next((each.name for each in GAMES.values() if each.tablebase_key), None)
+
     async def tablebase_list(request: Request) -> Any:
-        return [{"rows": t.rows, "cols": t.cols, "k": t.k, "entries": t.total} for t in tables]
+        return [
+            {"game": tabled, "rows": t.rows, "cols": t.cols, "k": t.k, "entries": t.total}
+            for t in tables
+        ]
 
     def size(query: Any) -> tuple[int, int, int]:
         return _int(query, "rows"), _int(query, "cols"), _int(query, "k")

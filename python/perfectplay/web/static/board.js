@@ -12,7 +12,7 @@ const KIND = { "1": "win", "0": "draw", "-1": "loss" };
 const FILL = { "1": "#005A8C", "0": "#5C5C5C", "-1": "#A63F00" };
 
 let games = {};          // name -> description from /api/games
-const state = { game: "tictactoe", options: {}, start: "", moves: [], redo: [],
+const state = { game: "", options: {}, start: "", moves: [], redo: [],
                 opponent: "", skill: 1, hints: true, compact: false };
 let board = null;        // the /api/position answer shown
 let analysis = null;     // the /api/analyze answer of the position shown (or null)
@@ -612,7 +612,7 @@ async function showExamples(table, value, plies) {
     link.textContent = text;
     link.addEventListener("click", (event) => {
       event.preventDefault();
-      state.game = "mnk";
+      state.game = table.game;
       state.options = { rows: String(table.rows), cols: String(table.cols), k: String(table.k) };
       state.start = text; state.moves = []; state.redo = [];
       showSetup();
@@ -631,6 +631,7 @@ async function main() {
     option.value = described.name;
     option.textContent = described.title;
     $("game").appendChild(option);
+    if (!state.game) state.game = described.name;  // the registry's first game by default
   }
   if (!readUrl()) state.options = { ...game().options };
   showSetup();
