@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
 import statistics
 import sys
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from perfectplay import connect4
-from web_server import running
+from web_server import chromium, running
 
 # Clicks the top cell of a column and resolves with the milliseconds until the board shows the
 # values of the position after it (one annotation a legal move, the new move listed).
@@ -63,20 +59,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=3, help="student games (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
+    browser = chromium(1280, 720)
+    if browser is None:
         print("needs Chromium and its driver: apt-get install chromium chromium-driver")
         return 1
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(driver_path), options=options)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False},
-    )
     browser.set_script_timeout(120)
     spent: list[float] = []
     try:

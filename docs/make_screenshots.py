@@ -5,19 +5,15 @@ extras and ``apt-get install chromium chromium-driver``) rewrites ``docs/images/
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 from pathlib import Path
-
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
 sys.path.insert(0, str(ROOT / "tests"))
 
-from web_server import running  # noqa: E402  (the tests' own server runner)
+from web_server import chromium, running  # noqa: E402  (the tests' own server runner)
 
 # (file, fragment, what must be on the page before the picture is taken)
 SHOTS = [
@@ -32,20 +28,10 @@ SHOTS = [
 
 
 def main() -> int:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
+    browser = chromium(1280, 720)
+    if browser is None:
         print("needs Chromium and its driver: apt-get install chromium chromium-driver")
         return 1
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(driver_path), options=options)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False},
-    )
     try:
         with running("--workers", "2") as server:
             for name, fragment, ready in SHOTS:

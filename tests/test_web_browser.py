@@ -6,35 +6,22 @@ showing the library's message. Missing Chromium is a failure, never a skip."""
 from __future__ import annotations
 
 import random
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from perfectplay import connect4, tictactoe
 from perfectplay._registry import GAMES
-from web_server import Server, running
+from web_server import Server, chromium, running
 
 pytestmark = pytest.mark.compiled  # the page is under test here, on the fast backend
 
 WAIT = 30  # seconds a page may take to show an answer (a bound, not a benchmark)
-
-
-def _browser() -> tuple[str, str]:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        pytest.fail(
-            "the browser tests need Chromium and its driver: apt-get install chromium "
-            "chromium-driver"
-        )
-    return chromium, driver
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +32,12 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
-    chromium, driver_path = _browser()
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1400,1000")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver = chromium(1400, 1000)
+    if driver is None:
+        pytest.fail(
+            "the browser tests need Chromium and its driver: apt-get install chromium "
+            "chromium-driver"
+        )
     try:
         yield driver
     finally:

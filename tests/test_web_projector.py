@@ -6,19 +6,17 @@ values come is measured by ``benches/web_board_latency.py`` (timings are never a
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from perfectplay import connect4
 from test_web_browser import click_cell, open_board, played, wait_for_hints, wait_until
-from web_server import Server, running
+from web_server import Server, chromium, running
 
 pytestmark = pytest.mark.compiled
 
@@ -72,25 +70,6 @@ return found;
 """
 
 
-def _browser_at(size: tuple[int, int]) -> webdriver.Chrome:
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        pytest.fail("the browser tests need Chromium and its driver: apt-get install chromium")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument(f"--window-size={size[0]},{size[1]}")
-    browser = webdriver.Chrome(service=Service(driver), options=options)
-    # The page gets exactly the screen's pixels (a window's size would include its frame).
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False},
-    )
-    return browser
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
     with running("--workers", "2") as started:
@@ -102,7 +81,9 @@ SIZES = [(1280, 720), (1920, 1080)]
 
 @pytest.fixture(params=SIZES, ids=["1280x720", "1920x1080"])
 def browser(request: Any) -> Iterator[webdriver.Chrome]:
-    driver = _browser_at(request.param)
+    driver = chromium(*request.param)
+    if driver is None:
+        pytest.fail("the browser tests need Chromium and its driver: apt-get install chromium")
     try:
         yield driver
     finally:

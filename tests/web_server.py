@@ -95,3 +95,28 @@ def running(*options: str, backend: str | None = None) -> Iterator[Server]:
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def chromium(width: int = 1400, height: int = 1000) -> Any:
+    """A headless Chromium (Debian's, driven by Selenium) whose page is ``width`` x ``height``
+    pixels; None when Chromium or its driver is missing."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if binary is None or driver is None:
+        return None
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service(driver), options=options)
+    # The page gets exactly these pixels (a window's size would include its frame).
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    return browser
