@@ -14,7 +14,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from perfectplay import connect4
+from perfectplay import connect4, tictactoe
 from test_web_browser import click_cell, open_board, played, wait_for_hints, wait_until
 from web_server import Server, chromium, running
 
@@ -24,13 +24,12 @@ pytestmark = pytest.mark.compiled
 # browser renders them (colours read from the computed styles and the SVG's attributes).
 CONTRAST_SCRIPT = """
 const rgb = (text) => {
-  const parts = (text || "").match(/[0-9.]+/g);
-  if (!parts) return null;
-  if (text.startsWith("#")) {
+  if ((text || "").startsWith("#")) {
     const hex = text.length === 4 ? [...text.slice(1)].map((c) => c + c).join("") : text.slice(1);
     return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).concat([1]);
   }
-  return parts.map(Number).concat(parts.length === 3 ? [1] : []);
+  const parts = (text || "").match(/[0-9.]+/g);
+  return parts ? parts.map(Number).concat(parts.length === 3 ? [1] : []) : null;
 };
 const luminance = ([r, g, b]) => {
   const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
@@ -64,7 +63,15 @@ for (const hint of document.querySelectorAll("#overlay g.hint")) {
   found.push(["hint " + hint.dataset.value, ratio(ink, tile)]);
 }
 for (const number of document.querySelectorAll("#overlay text.number")) {
-  found.push(["number", ratio(rgb(number.getAttribute("fill")), rgb("#f7f4ec"))]);
+  // A number on a value's tile is read against the tile, else against the board.
+  const cell = number.getBBox();
+  const tile = [...document.querySelectorAll("#overlay g.hint rect")].find((rect) => {
+    const box = rect.getBBox();
+    return cell.x >= box.x && cell.x <= box.x + box.width &&
+           cell.y >= box.y && cell.y <= box.y + box.height;
+  });
+  const under = tile ? rgb(tile.getAttribute("fill")) : rgb("#f7f4ec");
+  found.push(["number", ratio(rgb(number.getAttribute("fill")), under)]);
 }
 return found;
 """
@@ -176,6 +183,19 @@ def test_best_move_keyboard_focus_and_full_screen(
         "return [at.id, parseFloat(style.outlineWidth), style.outlineStyle]"
     )
     assert focused[1] >= 3 and focused[2] != "none", focused
+    # Tic-tac-toe numbers its cells from 1, readable on the board and on a value's tile.
+    open_board(browser, server, "game=tictactoe&play=5")
+    wait_for_hints(browser, tictactoe.Position.start().play(4))
+    numbers = browser.execute_script(
+        "return [...document.querySelectorAll('#overlay text.number')].map(t => t.textContent)"
+    )
+    assert numbers == ["1", "2", "3", "4", "6", "7", "8", "9"]
+    low = [
+        (what, round(ratio, 2))
+        for what, ratio in browser.execute_script(CONTRAST_SCRIPT)
+        if ratio < 4.5
+    ]
+    assert not low, low
     browser.find_element(By.ID, "fullscreen").click()
     wait_until(
         browser,

@@ -163,13 +163,6 @@ function drawBoard() {
         y, "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill: "#1a1a1a" },
         String(col + 1)));
     }
-  } else if (game().moves === "cell") {
-    board.codes.forEach((code, cell) => {
-      if (code) return;
-      const [x, y] = cellCorner(cell);
-      overlay.appendChild(element("text", { class: "number", x: x + 4, y: y + 13, "font-size": 11,
-        fill: "#4d4d4d" }, String(cell + 1)));
-    });
   }
   if (state.hints && analysis) {
     for (const move of analysis.moves) {
@@ -188,7 +181,17 @@ function drawBoard() {
       overlay.appendChild(group);
     }
   }
-  // The winning line: a thick bar through its cells' centres.
+  // Cell numbers (from 1) in the corner of each empty cell, over its value if it shows one.
+  if (game().moves === "cell") {
+    const hinted = new Set(state.hints && analysis ? analysis.moves.map((move) => move.action) : []);
+    board.codes.forEach((code, cell) => {
+      if (code) return;
+      const [x, y] = cellCorner(cell);
+      overlay.appendChild(element("text", { class: "number", x: x + 9, y: y + 17, "font-size": 11,
+        fill: hinted.has(cell) ? "#ffffff" : "#4d4d4d" }, String(cell + 1)));
+    });
+  }
+    // The winning line: a thick bar through its cells' centres.
   const line = board.winning_cells || [];
   if (line.length) {
     const centre = (cell) => cellCorner(cell).map((v) => v + size / 2);
