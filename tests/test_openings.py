@@ -59,6 +59,28 @@ def test_answers_do_not_change_with_a_book(c4: Any, book: openings.Book) -> None
         assert c4.best_move(text, **SMALL, book=book) == c4.best_move(text, **SMALL)
 
 
+class _FixedBook:
+    """A book that takes no new attributes: the core cannot keep its copy on it."""
+
+    __slots__ = ("book", "deep", "depth", "height", "keys", "scores", "width")
+
+    def __init__(self, book: openings.Book) -> None:
+        self.book = book
+        self.width, self.height, self.depth = book.width, book.height, book.depth
+        self.keys, self.scores, self.deep = book.keys, book.scores, book.deep
+
+    def score_of(self, position: Any) -> int | None:
+        return self.book.score_of(position)
+
+
+def test_a_book_is_read_whether_or_not_it_keeps_the_cores_copy(
+    c4: Any, book: openings.Book
+) -> None:
+    fixed = _FixedBook(book)
+    for text in random_games(random.Random(5), 10, 2, 8):
+        assert c4.analyze(text, **SMALL, book=fixed) == c4.analyze(text, **SMALL), text
+
+
 def test_a_batch_reads_the_book_and_its_answers_do_not_change(c4: Any, book: openings.Book) -> None:
     games = random_games(random.Random(4), 60, 0, 8)
     plain = c4.batch_solve(games, **SMALL, moves=True)

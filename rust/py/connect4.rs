@@ -122,7 +122,13 @@ fn copy_of(book: &Bound<'_, PyAny>) -> PyResult<Py<BookCopy>> {
     };
     let from = arrays.into_iter().map(Bound::unbind).collect();
     let copy = Py::new(py, BookCopy { books, from })?;
-    book.setattr(COPY, &copy)?;
+    // Kept for the next call where the book takes attributes (a book that does not is copied
+    // at every call, and still answers).
+    if let Err(error) = book.setattr(COPY, &copy)
+        && !error.is_instance_of::<pyo3::exceptions::PyException>(py)
+    {
+        return Err(error);
+    }
     Ok(copy)
 }
 
