@@ -304,9 +304,9 @@ function drawHistory() {
     }
   }
   // A fixed width, so that the text stays readable however long the game: the points close up.
-  const width = 660, left = 96, right = 110, height = 160;
+  const width = 660, left = 112, right = 128, height = 164;
   const step = (width - left - right) / Math.max(8, state.moves.length);
-  const labelEvery = Math.ceil(24 / step);
+  const labelEvery = Math.ceil(30 / step);
   const y = (value) => 74 - value * 50;
   const svg = element("svg", { viewBox: `0 0 ${width} ${height}`, id: "history-chart",
                                role: "img", "aria-label": "value history" });
@@ -315,8 +315,8 @@ function drawHistory() {
   for (const [value, leftLabel, rightLabel] of bands) {
     svg.appendChild(element("line", { x1: left - 6, x2: width - right + 6, y1: y(value), y2: y(value),
                                       stroke: "#b0b0b0" }));
-    svg.appendChild(element("text", { x: 2, y: y(value) + 4 }, leftLabel));
-    svg.appendChild(element("text", { x: width - right + 10, y: y(value) + 4 }, rightLabel));
+    svg.appendChild(element("text", { x: 2, y: y(value) + 6 }, leftLabel));
+    svg.appendChild(element("text", { x: width - right + 10, y: y(value) + 6 }, rightLabel));
   }
   let previous = null;
   points.forEach((point, ply) => {
@@ -344,7 +344,7 @@ function drawHistory() {
     mark.addEventListener("keydown", (event) => { if (event.key === "Enter") goTo(ply); });
     svg.appendChild(mark);
     // The moves left under every point (under every few when they close up: all in the title).
-    svg.appendChild(element("text", { x, y: 152, "text-anchor": "middle", class: "remoteness",
+    svg.appendChild(element("text", { x, y: 158, "text-anchor": "middle", class: "remoteness",
       "data-ply": ply, visibility: ply % labelEvery === 0 ? "visible" : "hidden" }, String(point.plies)));
     previous = [x, y(point.value)];
   });
