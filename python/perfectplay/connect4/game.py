@@ -9,7 +9,7 @@ from perfectplay._kernel.game import Game, OpenSpielGame, PettingZooGame, parse_
 from perfectplay.connect4 import STONES, Position
 from perfectplay.connect4.commands import COMMANDS
 from perfectplay.connect4.judge import FORMATS
-from perfectplay.connect4.rules import pons_score
+from perfectplay.connect4.rules import move_pons
 
 
 def _openspiel_options(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,5 +43,5 @@ GAME = Game(
     colours=("Red", "Yellow"),
     stone_colours=(STONES[1][0], STONES[2][0]),
     board_node_limit=400_000_000,
-    move_score=lambda here, value, plies: pons_score(here.cells, here.played, value, plies),
+    move_score=lambda here, value, plies: move_pons(here.cells - here.played, value, plies),
 )

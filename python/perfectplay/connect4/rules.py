@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from perfectplay._kernel import args
+from perfectplay._kernel import score as scoring
 from perfectplay._kernel.args import Item
 from perfectplay._kernel.board_input import read_mark_grid
 from perfectplay.errors import IllegalPosition
@@ -308,8 +309,8 @@ def codes_of(shape: Shape, position: Position) -> list[int]:
     ]
 
 
-def pons_score(cells: int, stones: int, value: int, plies: int) -> int:
-    """Pons' score of a move of value ``value`` (+1 win, 0 draw, -1 loss for its player) and
-    ``plies`` plies to the end, from a position of ``stones`` stones on ``cells`` cells: the
-    winning stone falls after ``stones + plies - 1`` stones."""
-    return value * ((cells + 1 - (stones + plies - 1)) // 2)
+def move_pons(cells_left: int, value: int, plies: int) -> int:
+    """Pons' score of a move of value ``value`` (+1 win, 0 draw, -1 loss for its player) with
+    ``plies`` plies to the end, from a position with ``cells_left`` empty cells."""
+    at_end = cells_left - plies
+    return pons_of(scoring.win(at_end) if value > 0 else scoring.loss(at_end) if value < 0 else 0)
