@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from perfectplay import __version__
+from perfectplay import __version__, web
 from perfectplay._kernel.backend import BACKEND, BACKENDS
 from perfectplay._kernel.command import (
     BACKEND_HELP,
@@ -176,13 +176,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--node-limit",
         type=positive,
         default=None,
-        help="search nodes a request may use; past it the answer is 422 (default 500000)",
+        help="search nodes a request may use; past it the answer is 422 "
+        f"(default {web.DEFAULT_NODE_LIMIT})",
     )
     serve.add_argument(
         "--time-limit",
         type=seconds,
         default=None,
-        help="seconds a request may take, the wait for a worker included (default 5)",
+        help="seconds a request may take, the wait for a worker included "
+        f"(default {web.DEFAULT_SECONDS:g})",
     )
     serve.add_argument(
         "--workers", type=positive, default=None, help="search processes (default: one a CPU)"
@@ -192,13 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=seconds,
         default=None,
         help="seconds a client has to send a request's headers, once connected or answered; "
-        "a slower one is disconnected (default 10)",
+        f"a slower one is disconnected (default {web.DEFAULT_HEADER_SECONDS:g})",
     )
     serve.add_argument(
         "--max-connections",
         type=positive,
         default=None,
-        help="open connections past which requests are answered 503 (default 500)",
+        help="open connections past which requests are answered 503 "
+        f"(default {web.DEFAULT_CONNECTIONS})",
     )
     summary = "play a game in the terminal against the perfect agent"
     play = commands.add_parser("play", help=summary, description=summary)
