@@ -8,6 +8,8 @@ use crate::engine::driver::Label;
 use crate::engine::error::{Error, Result};
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool;
+use crate::input::Item;
+use crate::input::rows::{Rows, RowsOf, codes_of_values};
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -136,6 +138,78 @@ where
 
 /// Rows handled between two looks for Ctrl-C outside the pool.
 const LOOK_EVERY: usize = 1 << 16;
+
+/// A batch's rows after parsing: each ready to solve (`None` for a bad row), and the first bad
+/// row with its error (a masked batch needs none, a raising one the first).
+pub struct Parsed<T> {
+    pub rows: Vec<Option<T>>,
+    pub first_bad: Option<(usize, Error)>,
+}
+
+impl<T> Parsed<T> {
+    /// Room for `rows` rows, or an out-of-memory error.
+    pub fn with_capacity(rows: usize) -> Result<Parsed<T>> {
+        let mut parsed = Vec::new();
+        parsed.try_reserve_exact(rows).map_err(|_| {
+            Error::OutOfMemory(OutOfMemory {
+                bytes: rows.saturating_mul(size_of::<Option<T>>()),
+            })
+        })?;
+        Ok(Parsed {
+            rows: parsed,
+            first_bad: None,
+        })
+    }
+
+    pub fn push(&mut self, row: Result<T>) {
+        match row {
+            Ok(row) => self.rows.push(Some(row)),
+            Err(error) => {
+                if self.first_bad.is_none() {
+                    self.first_bad = Some((self.rows.len(), error));
+                }
+                self.rows.push(None);
+            }
+        }
+    }
+}
+
+/// Parses every row of a batch of boards of one shape `S`. An array's shape comes from its
+/// board's dimensions (`shape_of_array`, an error for the whole batch) and its rows from their
+/// codes 0/1/2 (`from_codes`); a sequence's items are read one by one (`from_item`, which sets
+/// the batch's shape from the first readable item and refuses items of another). `monitor` is
+/// asked every 65,536 rows, so a batch of a hundred million rows stops within a second.
+pub fn parse<T, S>(
+    rows: &Rows,
+    shape_of_array: impl FnOnce(&[usize]) -> Result<S>,
+    from_codes: impl Fn(&S, &[u8]) -> Result<T>,
+    mut from_item: impl FnMut(&Item, &mut Option<S>) -> Result<T>,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Parsed<T>, Option<S>)> {
+    let count = rows.count().unwrap_or(1);
+    let mut parsed = Parsed::with_capacity(count)?;
+    let mut shape = match rows {
+        Rows::Array { board, .. } => Some(shape_of_array(board)?),
+        _ => None,
+    };
+    let mut cells = Vec::new();
+    let mut codes = Vec::new();
+    for row in 0..count {
+        if row % LOOK_EVERY == 0 && monitor(row, count) {
+            return Err(Error::Stopped(Stop::Interrupted));
+        }
+        parsed.push(match (rows, &shape) {
+            (Rows::Array { reader, .. }, Some(shape)) => {
+                cells.resize(reader.width(), 0);
+                codes.resize(reader.width(), 0);
+                reader.read(row, &mut cells);
+                codes_of_values(&cells, &mut codes).and_then(|()| from_codes(shape, &codes))
+            }
+            _ => rows.item(row).and_then(|item| from_item(&item, &mut shape)),
+        });
+    }
+    Ok((parsed, shape))
+}
 
 /// `indices` ordered by `key` (cells left: a few dozen values), stably, in linear time.
 fn by_cells_left(indices: &[usize], key: impl Fn(usize) -> usize) -> Result<Vec<usize>> {

@@ -3,6 +3,9 @@
 //! consistent answer a row. The Python layer reads numpy arrays in place through this trait
 //! (any strides, broadcast arrays included); the cores see only rows.
 
+use crate::input::Item;
+use std::borrow::Cow;
+
 /// Rows of `width()` cells.
 pub trait RowsOf<T>: Sync {
     /// How many rows.
@@ -122,9 +125,13 @@ impl Reader {
 }
 
 impl Reader {
+    /// Cells a row.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// One row as a sequence item (rows of ints), for the readers of sequences of boards.
-    pub fn item(&self, row: usize) -> crate::input::Item<'static> {
-        use crate::input::Item;
+    pub fn item(&self, row: usize) -> Item<'static> {
         let mut cells = vec![0i64; self.width];
         self.read(row, &mut cells);
         let ints = |values: &[i64]| Item::Seq(values.iter().map(|&v| Item::Int(v)).collect());
@@ -179,20 +186,62 @@ impl RowsOf<i64> for Reader {
     }
 }
 
-/// Rows of codes for the games whose cells are 0/1/2: each value as a `u8`, 3 for anything
-/// out of range (a bad row).
-pub struct Codes<'a>(pub &'a Reader);
+/// Rows of codes for the games whose cells are 0/1/2: bytes laid end to end, read as they
+/// are, or an array's values, each as a `u8` (3 for anything out of range: a bad row).
+pub enum CodeRows<'a> {
+    Packed(Packed<'a, u8>),
+    Values(Reader),
+}
 
-impl RowsOf<u8> for Codes<'_> {
+impl RowsOf<u8> for CodeRows<'_> {
     fn len(&self) -> usize {
-        self.0.rows
+        match self {
+            CodeRows::Packed(packed) => packed.len(),
+            CodeRows::Values(reader) => reader.rows,
+        }
     }
 
+    #[inline]
     fn read(&self, row: usize, out: &mut [u8]) {
-        let mut wide = [0i64; 64];
-        self.0.read(row, &mut wide[..self.0.width]);
-        for (slot, &value) in out.iter_mut().zip(&wide) {
-            *slot = u8::try_from(value).map_or(3, |code| code.min(3));
+        match self {
+            CodeRows::Packed(packed) => packed.read(row, out),
+            CodeRows::Values(reader) => {
+                let mut wide = [0i64; 64];
+                reader.read(row, &mut wide[..reader.width]);
+                for (slot, &value) in out.iter_mut().zip(&wide) {
+                    *slot = u8::try_from(value).map_or(3, |code| code.min(3));
+                }
+            }
+        }
+    }
+}
+
+/// A batch argument as plain data, one entry a row.
+pub enum Rows {
+    /// One argument for every row (a footholds board or location given once).
+    Shared(crate::engine::error::Result<Item<'static>>),
+    /// A sequence's items, each reduced to an item or why it could not be.
+    Items(Vec<crate::engine::error::Result<Item<'static>>>),
+    /// An array's rows read in place; `board` is the shape of one row.
+    Array { reader: Reader, board: Vec<usize> },
+}
+
+impl Rows {
+    /// How many rows (`None`: one argument for any number).
+    pub fn count(&self) -> Option<usize> {
+        match self {
+            Rows::Shared(_) => None,
+            Rows::Items(items) => Some(items.len()),
+            Rows::Array { reader, .. } => Some(reader.len()),
+        }
+    }
+
+    /// Row `row` as an item (a sequence's and a shared one borrowed).
+    pub fn item(&self, row: usize) -> crate::engine::error::Result<Cow<'_, Item<'static>>> {
+        match self {
+            Rows::Shared(item) => item.as_ref().map(Cow::Borrowed).map_err(Clone::clone),
+            Rows::Items(items) => items[row].as_ref().map(Cow::Borrowed).map_err(Clone::clone),
+            Rows::Array { reader, .. } => Ok(Cow::Owned(reader.item(row))),
         }
     }
 }

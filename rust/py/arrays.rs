@@ -4,7 +4,7 @@
 //! only an array in the other byte order is copied once into native order. Each row is read
 //! once by the worker that answers it (`input::rows`).
 
-use crate::input::rows::{Element, Reader};
+use crate::input::rows::{CodeRows, Element, Packed, Reader};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -96,22 +96,24 @@ impl<'py> Boards<'py> {
         }
     }
 
-    /// The row-major, aligned `uint8` cells of the whole array when it is one (the fast path of
-    /// tic-tac-toe and tablebase batches), read in place.
-    pub fn packed_u8(&self) -> Option<&[u8]> {
+    /// The rows as codes: a row-major `uint8` array's bytes as they are (the fast path),
+    /// any other array's values mapped to codes; read in place.
+    pub fn code_rows(&self) -> CodeRows<'_> {
         let array = &self.array;
         let dtype = array.dtype();
         if !(dtype.kind() == b'u' && dtype.itemsize() == 1 && array.is_c_contiguous()) {
-            return None;
+            return CodeRows::Values(self.reader());
         }
-        let len = self.rows() * self.width();
-        if len == 0 {
-            return Some(&[]);
-        }
-        // SAFETY: a C-contiguous uint8 array holds `len` bytes at its data pointer, alive as
-        // long as `self.array` (borrowed by the returned slice's lifetime).
-        Some(unsafe {
-            std::slice::from_raw_parts((*array.as_array_ptr()).fields.data as *const u8, len)
-        })
+        let (width, len) = (self.width(), self.rows() * self.width());
+        let cells = if len == 0 {
+            &[]
+        } else {
+            // SAFETY: a C-contiguous uint8 array holds `len` bytes at its data pointer, alive
+            // as long as `self.array` (borrowed by the returned rows' lifetime).
+            unsafe {
+                std::slice::from_raw_parts((*array.as_array_ptr()).fields.data as *const u8, len)
+            }
+        };
+        CodeRows::Packed(Packed { cells, width })
     }
 }

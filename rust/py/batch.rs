@@ -2,23 +2,25 @@
 //! `perfectplay.BatchSolution` handed to numpy, and running work on the pool without the GIL
 //! while the calling thread watches for Ctrl-C and draws the progress bar.
 
-use crate::engine::batch::{self, RowResult};
+use crate::engine::batch::{self, Parsed, RowResult};
 use crate::engine::budget::Budget;
 use crate::engine::columns::{Columns, Wanted};
-use crate::engine::error::Error;
+use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::random::{SplitMix64, fill_rows, plies_of};
+use crate::input::Item;
 use crate::input::options::{OnError, RandomArgs};
-use crate::input::rows::Reader;
-use crate::input::rows::RowsOf;
-use crate::py::convert::{err, is_main_thread, type_name, with_row};
+use crate::input::rows::Rows;
+use crate::py::arrays::Boards;
+use crate::py::convert::{err, is_main_thread, to_item, type_name, with_row};
 use crate::py::options::{Options, to_scalar};
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
 use std::hash::Hash;
+use std::ops::Deref;
 
 /// The `perfectplay.BatchSolution` of the columns (the arrays take over the columns' memory).
 pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
@@ -119,67 +121,6 @@ impl Progress {
     }
 }
 
-/// A batch's rows after parsing: each one ready to solve (`None` for a bad row), and the first
-/// bad row with its error. Only the first error is kept: a masked batch needs none, a raising
-/// one the first.
-pub struct Parsed<T> {
-    pub rows: Vec<Option<T>>,
-    pub first_bad: Option<(usize, PyErr)>,
-}
-
-impl<T> Parsed<T> {
-    /// Room for `rows` rows, or `MemoryError`.
-    pub fn with_capacity(rows: usize) -> PyResult<Parsed<T>> {
-        let mut parsed = Vec::new();
-        parsed.try_reserve_exact(rows).map_err(|_| {
-            memory_error(OutOfMemory {
-                bytes: rows.saturating_mul(size_of::<Option<T>>()),
-            })
-        })?;
-        Ok(Parsed {
-            rows: parsed,
-            first_bad: None,
-        })
-    }
-
-    pub fn push(&mut self, row: PyResult<T>) {
-        match row {
-            Ok(row) => self.rows.push(Some(row)),
-            Err(error) => {
-                if self.first_bad.is_none() {
-                    self.first_bad = Some((self.rows.len(), error));
-                }
-                self.rows.push(None);
-            }
-        }
-    }
-}
-
-/// Reads every row of an array batch without the GIL: `read(cells)` makes a row's value from
-/// its `width` cell values, or says why it has none. Ctrl-C (on the main thread) is looked for
-/// every 65,536 rows, so a batch of a hundred million rows stops within a second.
-pub fn read_rows<T: Send>(
-    py: Python<'_>,
-    reader: &Reader,
-    width: usize,
-    mut read: impl FnMut(&[i64]) -> crate::engine::error::Result<T> + Send,
-) -> PyResult<Parsed<T>> {
-    let main_thread = is_main_thread(py)?;
-    py.detach(move || {
-        let mut parsed = Parsed::with_capacity(reader.len())?;
-        let mut cells = vec![0i64; width];
-        for row in 0..reader.len() {
-            if main_thread && row % (1 << 16) == 0 {
-                #[allow(clippy::redundant_closure_for_method_calls)] // lifetimes: not a path
-                Python::attach(|py| py.check_signals())?;
-            }
-            reader.read(row, &mut cells);
-            parsed.push(read(&cells).map_err(err));
-        }
-        Ok(parsed)
-    })
-}
-
 /// Runs `work` without the GIL. `work` gets a monitor `(done, total) -> stop?` to call now and
 /// then from the thread that called this: it draws the progress bar and, on the main thread,
 /// stops the work at Ctrl-C, whose KeyboardInterrupt is then raised.
@@ -187,7 +128,7 @@ pub fn detached<T: Send>(
     py: Python<'_>,
     progress: bool,
     what: &str,
-    work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> T + Send,
+    work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let main_thread = is_main_thread(py)?;
     let mut bar = Progress::new(py, progress, what)?;
@@ -213,7 +154,94 @@ pub fn detached<T: Send>(
     bar.close(py)?;
     match failure.or(interrupt) {
         Some(error) => Err(error),
-        None => Ok(result),
+        None => result.map_err(err),
+    }
+}
+
+/// A batch argument as plain data, with the array it reads in place (kept alive meanwhile).
+pub struct RowsArg<'py> {
+    pub rows: Rows,
+    _array: Option<Boards<'py>>,
+}
+
+impl Deref for RowsArg<'_> {
+    type Target = Rows;
+
+    fn deref(&self) -> &Rows {
+        &self.rows
+    }
+}
+
+impl<'py> RowsArg<'py> {
+    /// One argument for every row.
+    pub fn shared(obj: &Bound<'py, PyAny>) -> PyResult<RowsArg<'py>> {
+        let rows = Rows::Shared(row_item(obj)?);
+        Ok(RowsArg { rows, _array: None })
+    }
+
+    /// One item a row.
+    pub fn items(items: &[Bound<'py, PyAny>]) -> PyResult<RowsArg<'py>> {
+        let rows = Rows::Items(items_of(items)?);
+        Ok(RowsArg { rows, _array: None })
+    }
+
+    /// An array's rows, read in place.
+    pub fn array(array: Boards<'py>) -> RowsArg<'py> {
+        let (reader, board) = (array.reader(), array.board.clone());
+        let rows = Rows::Array { reader, board };
+        RowsArg {
+            rows,
+            _array: Some(array),
+        }
+    }
+}
+
+/// A batch of boards: an integer array of `dims` dimensions (`shape` and `what` name it in
+/// messages), read in place, or a sequence of boards.
+pub fn rows_arg<'py>(
+    boards: &Bound<'py, PyAny>,
+    dims: &[usize],
+    shape: &str,
+    what: &str,
+) -> PyResult<RowsArg<'py>> {
+    match boards.cast::<PyUntypedArray>() {
+        Ok(array) => Ok(RowsArg::array(Boards::new(
+            array, false, dims, shape, what,
+        )?)),
+        Err(_) => RowsArg::items(&sequence_items(boards, what)?),
+    }
+}
+
+/// Each item as plain data, or why it cannot be (that row's error); Ctrl-C and `MemoryError`
+/// end the batch.
+pub fn items_of(items: &[Bound<'_, PyAny>]) -> PyResult<Vec<CoreResult<Item<'static>>>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(items.len()).map_err(|_| {
+        memory_error(OutOfMemory {
+            bytes: items
+                .len()
+                .saturating_mul(size_of::<CoreResult<Item<'static>>>()),
+        })
+    })?;
+    for (row, item) in items.iter().enumerate() {
+        if row % (1 << 16) == 0 {
+            item.py().check_signals()?;
+        }
+        out.push(row_item(item)?);
+    }
+    Ok(out)
+}
+
+/// An argument as plain data, or the `TypeError` that says why it cannot be read, as a core
+/// error; `MemoryError` and Ctrl-C pass through.
+pub fn row_item(item: &Bound<'_, PyAny>) -> PyResult<CoreResult<Item<'static>>> {
+    match to_item(item) {
+        Ok(item) => Ok(Ok(item)),
+        Err(error) if error.is_instance_of::<PyTypeError>(item.py()) => {
+            let message = error.value(item.py()).to_string();
+            Ok(Err(Error::WrongType(message)))
+        }
+        Err(error) => Err(error),
     }
 }
 
@@ -240,7 +268,7 @@ where
     if on_error == OnError::Raise
         && let Some((row, error)) = first_bad
     {
-        return Err(with_row(py, error, row));
+        return Err(with_row(py, err(error), row));
     }
     let wanted = Wanted {
         best: true,
@@ -260,8 +288,7 @@ where
             &mut columns,
             monitor,
         )
-    })?
-    .map_err(err)?;
+    })?;
     if on_error == OnError::Raise
         && let Some((row, error)) = failed.into_iter().next()
     {
@@ -272,7 +299,7 @@ where
 
 /// Is `obj` a numpy array?
 pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
-    obj.cast::<numpy::PyUntypedArray>().is_ok()
+    obj.cast::<PyUntypedArray>().is_ok()
 }
 
 /// The items of a sequence argument of a batch (a list, a tuple or any sequence but str and
@@ -341,8 +368,7 @@ pub fn random_rows(
             write(&mut random, plies, items);
         };
         fill_rows(&mut rows, width, threads, row, monitor)
-    })?
-    .map_err(err)?;
+    })?;
     Ok(RandomRows {
         count: args.count,
         rows,

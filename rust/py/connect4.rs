@@ -6,14 +6,12 @@ use crate::engine::random::play;
 use crate::games::connect4::book::{Books, OwnedBooks};
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{self as game, Position, Shape};
-use crate::input::rows::codes_of_values;
-use crate::py::arrays::Boards;
-use crate::py::batch::{Parsed, random_rows, read_rows, sequence_items, shaped, solve_batch};
+use crate::py::batch::{detached, random_rows, rows_arg, shaped, solve_batch};
 use crate::py::convert::{
     Names, err, search_detached, to_analysis, to_item, to_solution, type_name,
 };
 use crate::py::options::Options;
-use numpy::{PyReadonlyArray1, PyUntypedArray};
+use numpy::PyReadonlyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -354,7 +352,10 @@ binding! {
     /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
     /// `best_move`, `best_mask` and the move columns are columns.
     fn batch_solve(py, positions: &Bound<'py, PyAny>; options = BATCH) -> Bound<'py, PyAny> {
-        let (parsed, shape) = read_positions(py, positions, (options.width, options.height))?;
+        let positions = rows_arg(positions, &[3], "(N, height, width)", "positions")?;
+        let size = (options.width, options.height);
+        let rows = &positions.rows;
+        let (parsed, shape) = detached(py, false, "", |monitor| game::parse_batch(rows, size, monitor))?;
         let shape = match shape {
             Some(shape) => shape,
             None => shape_of(&options)?,
@@ -401,53 +402,6 @@ const BATCH: &[&str] = &[
     "errors",
     "progress",
 ];
-
-/// The positions of a batch, each read once, and its board (the array's, or the first
-/// readable position's). An array `(N, height, width)` of codes (top row first) is read in
-/// place; a sequence holds positions in any form `solve` takes.
-fn read_positions(
-    py: Python<'_>,
-    positions: &Bound<'_, PyAny>,
-    size: (Option<i128>, Option<i128>),
-) -> PyResult<(Parsed<Position>, Option<Shape>)> {
-    if let Ok(array) = positions.cast::<PyUntypedArray>() {
-        let array = Boards::new(array, false, &[3], "(N, height, width)", "positions")?;
-        let (height, width) = (array.board[0] as i128, array.board[1] as i128);
-        for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
-            if let Some(given) = given
-                && given != actual
-            {
-                return Err(PyValueError::new_err(format!(
-                    "the boards are {width} wide and {height} high, but {name}={given} was given"
-                )));
-            }
-        }
-        let shape = Shape::new(width, height).map_err(err)?;
-        let mut codes = vec![0u8; shape.cells as usize];
-        let parsed = read_rows(py, &array.reader(), shape.cells as usize, |cells| {
-            codes_of_values(cells, &mut codes).and_then(|()| game::from_cells(&shape, &codes))
-        })?;
-        return Ok((parsed, Some(shape)));
-    }
-    let items = sequence_items(positions, "positions")?;
-    let mut parsed = Parsed::with_capacity(items.len())?;
-    let mut shape: Option<Shape> = None;
-    for item in &items {
-        let row = to_item(item).and_then(|item| {
-            let (this, position) = game::parse_position(&item, size).map_err(err)?;
-            let shape = shape.get_or_insert_with(|| this.clone());
-            if (this.width, this.height) != (shape.width, shape.height) {
-                return Err(PyValueError::new_err(format!(
-                    "the board is {}x{}, not {}x{} as the batch",
-                    this.width, this.height, shape.width, shape.height
-                )));
-            }
-            Ok(position)
-        });
-        parsed.push(row);
-    }
-    Ok((parsed, shape))
-}
 
 binding! {
     /// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``

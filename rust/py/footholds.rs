@@ -3,11 +3,10 @@
 use crate::engine::budget::Budget;
 use crate::engine::error::Error;
 use crate::games::footholds::{self as game, Board, search};
-use crate::input::Item;
-use crate::input::rows::Reader;
-use crate::input::rows::RowsOf;
 use crate::py::arrays::Boards;
-use crate::py::batch::{Parsed, is_array, random_rows, sequence_items, shaped, solve_batch};
+use crate::py::batch::{
+    RowsArg, detached, is_array, random_rows, sequence_items, shaped, solve_batch,
+};
 use crate::py::convert::{
     Names, err, row_col_names, search_detached, to_analysis, to_item, to_solution,
 };
@@ -101,32 +100,6 @@ binding! {
 /// The options of a function of one game.
 pub const NODE_LIMIT: &[&str] = &["node_limit"];
 
-/// A batch argument: one value for every row, or one per row (a sequence's items, or the rows
-/// of an array read in place), each read when its row is parsed.
-enum PerRow<'py> {
-    Shared(PyResult<Item<'static>>),
-    Items(Vec<Bound<'py, PyAny>>),
-    Array(Reader),
-}
-
-impl PerRow<'_> {
-    fn rows(&self) -> Option<usize> {
-        match self {
-            PerRow::Shared(_) => None,
-            PerRow::Items(items) => Some(items.len()),
-            PerRow::Array(reader) => Some(reader.len()),
-        }
-    }
-
-    fn get(&self, py: Python<'_>, row: usize) -> PyResult<Item<'static>> {
-        match self {
-            PerRow::Shared(item) => item.as_ref().cloned().map_err(|error| error.clone_ref(py)),
-            PerRow::Items(items) => to_item(&items[row]),
-            PerRow::Array(reader) => Ok(reader.item(row)),
-        }
-    }
-}
-
 fn is_nested(item: &Bound<'_, PyAny>) -> bool {
     is_array(item)
         || item.is_instance_of::<pyo3::types::PyString>()
@@ -137,10 +110,10 @@ fn is_nested(item: &Bound<'_, PyAny>) -> bool {
 /// Boards: an array of shape (rows, cols) or a str is one board for every row; an array of
 /// shape (N, rows, cols), or a sequence of boards, one per row. A sequence whose first item is
 /// a row of cells (a sequence of ints or bools) is one board.
-fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
+fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<RowsArg<'py>> {
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         if array.ndim() == 2 {
-            return Ok(PerRow::Shared(to_item(boards)));
+            return RowsArg::shared(boards);
         }
         let array = Boards::new(
             array,
@@ -149,10 +122,10 @@ fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
             "(rows, cols) or (N, rows, cols)",
             "boards",
         )?;
-        return Ok(PerRow::Array(array.reader()));
+        return Ok(RowsArg::array(array));
     }
     if boards.is_instance_of::<pyo3::types::PyString>() {
-        return Ok(PerRow::Shared(to_item(boards)));
+        return RowsArg::shared(boards);
     }
     let items = sequence_items(boards, "boards")?;
     let one_board = items.first().is_some_and(|first| {
@@ -165,34 +138,34 @@ fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<PerRow<'py>> {
                 .and_then(Result::ok)
                 .is_some_and(|cell| !is_nested(&cell))
     });
-    Ok(if one_board {
-        PerRow::Shared(to_item(boards))
+    if one_board {
+        RowsArg::shared(boards)
     } else {
-        PerRow::Items(items)
-    })
+        RowsArg::items(&items)
+    }
 }
 
 /// Locations: a pair of ints (an array of shape (2,)) is one location for every row; an array
 /// of shape (N, 2), or a sequence of pairs, one per row.
-fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<PerRow<'py>> {
+fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<RowsArg<'py>> {
     if let Ok(array) = locations.cast::<PyUntypedArray>() {
         if array.ndim() == 1 {
-            return Ok(PerRow::Shared(to_item(locations)));
+            return RowsArg::shared(locations);
         }
         if array.ndim() == 2 && array.dtype().kind() == b'b' {
             // Bools are no coordinates: each pair read as the sequence it is, and refused.
             let rows: PyResult<Vec<_>> = locations.try_iter()?.collect();
-            return Ok(PerRow::Items(rows?));
+            return RowsArg::items(&rows?);
         }
         let array = Boards::new(array, false, &[2], "(2,) or (N, 2)", name)?;
-        return Ok(PerRow::Array(array.reader()));
+        return Ok(RowsArg::array(array));
     }
     let items = sequence_items(locations, name)?;
-    Ok(if items.iter().any(is_nested) {
-        PerRow::Items(items)
+    if items.iter().any(is_nested) {
+        RowsArg::items(&items)
     } else {
-        PerRow::Shared(to_item(locations))
-    })
+        RowsArg::shared(locations)
+    }
 }
 
 binding! {
@@ -208,70 +181,21 @@ binding! {
             locations_arg(alocs, "alocs")?,
             locations_arg(blocs, "blocs")?,
         );
-        let counts: Vec<usize> = [boards.rows(), alocs.rows(), blocs.rows()]
-            .into_iter()
-            .flatten()
-            .collect();
-        if counts.iter().any(|&count| count != counts[0]) {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "boards, alocs and blocs have different numbers of rows: {counts:?}"
-            )));
-        }
-        let count = counts.first().copied().unwrap_or(1);
-        // Boards read once each (a shared one once for all); equal boards share an index.
-        let mut parsed_boards: Vec<Board> = Vec::new();
-        let mut board_index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-        let shared = match &boards {
-            PerRow::Shared(item) => Some(
-                item.as_ref()
-                    .map_err(|error| error.clone_ref(py))
-                    .and_then(|item| game::parse_board(item).map_err(err)),
-            ),
-            _ => None,
-        };
-        let mut parsed = Parsed::with_capacity(count)?;
-        let mut shape = None;
-        for row in 0..count {
-            if row % (1 << 16) == 0 {
-                py.detach(|| ()); // other Python threads run now and then during a long read
-                py.check_signals()?;
-            }
-            let board = match &shared {
-                Some(board) => board.as_ref().cloned().map_err(|error| error.clone_ref(py)),
-                None => boards
-                    .get(py, row)
-                    .and_then(|item| game::parse_board(&item).map_err(err)),
-            };
-            parsed.push(board.and_then(|board| {
-                let (rows, cols) = *shape.get_or_insert((board.rows, board.cols));
-                if (board.rows, board.cols) != (rows, cols) {
-                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                        "board is {}x{}, not {rows}x{cols} as the batch",
-                        board.rows, board.cols
-                    )));
-                }
-                let a = game::parse_location(&alocs.get(py, row)?, "aloc", &board).map_err(err)?;
-                let b = game::parse_location(&blocs.get(py, row)?, "bloc", &board).map_err(err)?;
-                let index = *board_index.entry(board.footholds).or_insert_with(|| {
-                    parsed_boards.push(board);
-                    parsed_boards.len() - 1
-                });
-                Ok((index, a, b))
-            }));
-        }
-        let cells = shape.map_or(0, |(rows, cols)| rows * cols);
-        let what = shape.map_or(String::new(), |(rows, cols)| {
-            format!("footholds {rows}x{cols}")
-        });
+        let rows = (&boards.rows, &alocs.rows, &blocs.rows);
+        let game::Batch { rows, boards, size } = detached(py, false, "", |monitor| {
+            game::parse_batch(rows.0, rows.1, rows.2, monitor)
+        })?;
+        let cells = size.map_or(0, |(rows, cols)| rows * cols);
+        let what = size.map_or(String::new(), |(rows, cols)| format!("footholds {rows}x{cols}"));
         solve_batch(
             py,
-            parsed,
+            rows,
             cells,
             &options,
             &what,
             || Ok(()),
-            |(), &(index, a, b), budget| search::label(&parsed_boards[index], a, b, budget, moves),
-            |&(index, _, _)| parsed_boards[index].footholds.count_ones(),
+            |(), &(index, a, b), budget| search::label(&boards[index], a, b, budget, moves),
+            |&(index, _, _)| boards[index].footholds.count_ones(),
         )
     }
 }

@@ -3,18 +3,13 @@
 use crate::engine::random::play;
 use crate::games::mnk::{self as game, Board, Query, TableUse, search};
 use crate::input::grid::Grid;
-use crate::input::rows::codes_of_values;
-use crate::py::arrays::Boards;
-use crate::py::batch::{Parsed, random_rows, read_rows, sequence_items, shaped, solve_batch};
+use crate::py::batch::{detached, random_rows, rows_arg, shaped, solve_batch};
 use crate::py::convert::{
     Names, err, row_col_names, search_detached, to_analysis, to_item, to_solution,
 };
 use crate::py::options::{Options, int_arg};
-use numpy::PyUntypedArray;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::Arc;
 
 register_functions!(
     solve,
@@ -165,7 +160,9 @@ binding! {
             return table.call_method("batch_solve", (boards,), Some(&passed));
         }
         let k = int_arg(k, "k")?;
-        let (parsed, shape) = read_boards(py, boards, k)?;
+        let boards = rows_arg(boards, &[3], "(N, rows, cols)", "boards")?;
+        let rows = &boards.rows;
+        let (parsed, shape) = detached(py, false, "", |monitor| game::parse_batch(rows, k, monitor))?;
         let moves = options.moves;
         let Some((engine, rows, cols)) = shape else {
             // No board could be read: every row is bad.
@@ -213,63 +210,6 @@ const BATCH: &[&str] = &[
     "progress",
     "tablebase",
 ];
-
-/// The engine of a batch's geometry, with its rows and cols.
-type Shape = (Arc<search::Engine>, usize, usize);
-
-/// The legal boards of a batch, each read once, and its shape (the array's, or the first
-/// readable board's; `None` when no board could be read). An array `(N, rows, cols)` of any
-/// integer dtype is read in place; a sequence holds boards in any form `solve` takes.
-fn read_boards(
-    py: Python<'_>,
-    boards: &Bound<'_, PyAny>,
-    k: i128,
-) -> PyResult<(Parsed<Board>, Option<Shape>)> {
-    if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        let array = Boards::new(array, false, &[3], "(N, rows, cols)", "boards")?;
-        let (rows, cols) = (array.board[0], array.board[1]);
-        if rows * cols == 0 {
-            return Err(PyValueError::new_err("board is empty"));
-        }
-        let engine = search::engine(rows, cols, k).map_err(err)?;
-        let geometry = &engine.geometry;
-        let mut codes = vec![0u8; rows * cols];
-        let parsed = read_rows(py, &array.reader(), rows * cols, |cells| {
-            codes_of_values(cells, &mut codes)?;
-            let board = Board::from_marks(&codes);
-            board.status(geometry)?;
-            Ok(board)
-        })?;
-        return Ok((parsed, Some((engine, rows, cols))));
-    }
-    let items = sequence_items(boards, "boards")?;
-    let mut parsed = Parsed::with_capacity(items.len())?;
-    let mut shape: Option<Shape> = None;
-    for board in &items {
-        let grid = game::parse_board(&to_item(board)?).map_err(err);
-        let row = grid.and_then(|grid| {
-            let (engine, rows, cols) = match &shape {
-                Some(shape) => shape,
-                None => shape.insert((
-                    search::engine(grid.rows, grid.cols, k).map_err(err)?,
-                    grid.rows,
-                    grid.cols,
-                )),
-            };
-            if (grid.rows, grid.cols) != (*rows, *cols) {
-                return Err(PyValueError::new_err(format!(
-                    "board is {}x{}, not {rows}x{cols} as the batch",
-                    grid.rows, grid.cols
-                )));
-            }
-            let board = Board::from_marks(&grid.cells);
-            board.status(&engine.geometry).map_err(err)?;
-            Ok(board)
-        });
-        parsed.push(row);
-    }
-    Ok((parsed, shape))
-}
 
 binding! {
     /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty

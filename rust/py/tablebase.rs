@@ -2,15 +2,12 @@
 //! live in a numpy array (in memory, or a memory-mapped file) that the Python `Tablebase`
 //! holds; these functions read it in place, without the GIL.
 
-use crate::engine::error::Error;
 use crate::engine::memory::zeroed;
 use crate::engine::tiers;
 use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
 use crate::games::mnk::{self as game};
-use crate::input::rows::Codes;
-use crate::input::rows::Packed;
 use crate::py::arrays::Boards;
-use crate::py::batch;
+use crate::py::batch::detached;
 use crate::py::convert::{Names, err, row_col_names, to_analysis, to_item, to_solution};
 use crate::py::options::int_arg;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
@@ -46,16 +43,6 @@ const WORK: &[&str] = &["threads", "progress"];
 
 fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
     row_col_names(["x", "o"], cols)
-}
-
-/// `batch::detached` for work that may fail with a core error.
-fn detached<T: Send>(
-    py: Python<'_>,
-    progress: bool,
-    what: &str,
-    work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> Result<T, Error> + Send,
-) -> PyResult<T> {
-    batch::detached(py, progress, what, work)?.map_err(err)
 }
 
 /// The number of ranked positions of every tier (tier t: the positions with t marks).
@@ -183,23 +170,10 @@ binding! {
         }
         let data = data.as_slice()?;
         let wanted = Wanted { best, moves };
-        let columns = match boards.packed_u8() {
-            Some(cells) => {
-                let packed = Packed {
-                    cells,
-                    width: rows * cols,
-                };
-                detached(py, progress, "probing", |monitor| {
-                    tiers.label_rows(data, &packed, wanted, threads, monitor)
-                })?
-            }
-            None => {
-                let reader = boards.reader();
-                detached(py, progress, "probing", |monitor| {
-                    tiers.label_rows(data, &Codes(&reader), wanted, threads, monitor)
-                })?
-            }
-        };
+        let rows = boards.code_rows();
+        let columns = detached(py, progress, "probing", |monitor| {
+            tiers.label_rows(data, &rows, wanted, threads, monitor)
+        })?;
         let shape = [columns.rows, columns.moves_per_row];
         let grid = |present: bool, flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
             present

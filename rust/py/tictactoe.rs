@@ -8,9 +8,9 @@ use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
 use crate::input::options::OnError;
-use crate::input::rows::Packed;
+use crate::input::rows::{CodeRows, Packed, RowsOf};
 use crate::py::arrays::Boards;
-use crate::py::batch::{detached, into_py, sequence_items};
+use crate::py::batch::{RowsArg, detached, into_py, sequence_items};
 use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -112,7 +112,20 @@ fn batch_best_move<'py>(
     lookup_batch(py, boards, &table().best_move)
 }
 
-/// Looks up every row of a batch in `per_code` (the table's values or first best moves).
+/// A batch array of shape (N, 9) or (N, 3, 3), read in place.
+fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>> {
+    let boards = Boards::new(array, false, &[2, 3], "(N, 9) or (N, 3, 3)", "boards")?;
+    if !matches!(boards.board[..], [9] | [3, 3]) {
+        return Err(PyValueError::new_err(format!(
+            "boards must have shape (N, 9) or (N, 3, 3), got {:?}",
+            array.shape()
+        )));
+    }
+    Ok(boards)
+}
+
+/// Looks up every row of a batch in `per_code` (the table's values or first best moves); the
+/// first bad row raises. A sequence is read board by board, up to its first bad one.
 fn lookup_batch<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
@@ -120,15 +133,12 @@ fn lookup_batch<'py>(
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         let array = board_array(array)?;
-        let mut out = zeroed::<i8>(array.rows()).map_err(|e| err(e.into()))?;
-        let found = match array.packed_u8() {
-            Some(cells) => py.detach(|| batch::lookup_rows(&packed(cells), per_code, &mut out)),
-            None => {
-                let reader = array.reader();
-                py.detach(|| batch::lookup_rows(&reader, per_code, &mut out))
-            }
-        };
-        found.map_err(|bad| with_row(py, err(bad.error), bad.row))?;
+        let rows = array.code_rows();
+        let out = detached(py, false, "", |_| {
+            let mut out = zeroed::<i8>(rows.len())?;
+            Ok(batch::lookup_rows(&rows, per_code, &mut out).map(|()| out))
+        })?;
+        let out = out.map_err(|bad| with_row(py, err(bad.error), bad.row))?;
         return Ok(PyArray1::from_vec(py, out));
     }
     let is_sequence = boards.is_instance_of::<PyList>()
@@ -155,77 +165,31 @@ fn lookup_batch<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
-/// A batch array of shape (N, 9) or (N, 3, 3), read in place.
-fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>> {
-    let boards = Boards::new(array, false, &[2, 3], "(N, 9) or (N, 3, 3)", "boards")?;
-    if !matches!(boards.board[..], [9] | [3, 3]) {
-        return Err(PyValueError::new_err(format!(
-            "boards must have shape (N, 9) or (N, 3, 3), got {:?}",
-            array.shape()
-        )));
-    }
-    Ok(boards)
-}
-
-fn packed(cells: &[u8]) -> Packed<'_, u8> {
-    Packed { cells, width: 9 }
-}
-
 binding! {
     /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
     /// table: see `perfectplay.BatchSolution`.
     fn batch_solve(py, boards: &Bound<'py, PyAny>; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
-        let (moves, on_error) = (options.moves, options.errors);
-        let threads = pool::cpus();
-        let (columns, first_bad) = if let Ok(array) = boards.cast::<PyUntypedArray>() {
-            let array = board_array(array)?;
-            match array.packed_u8() {
-                Some(cells) => detached(py, false, "", |monitor| {
-                    batch::label_rows(&packed(cells), moves, threads, monitor)
-                })?,
-                None => {
-                    let reader = array.reader();
-                    detached(py, false, "", |monitor| {
-                        batch::label_rows(&reader, moves, threads, monitor)
-                    })?
-                }
-            }
-            .map_err(err)?
-        } else {
-            let items = sequence_items(boards, "boards")?;
-            let mut codes = zeroed::<u8>(items.len().saturating_mul(9)).map_err(|e| err(e.into()))?;
-            for (row, board) in items.iter().enumerate() {
-                let found = match code(board) {
-                    Ok(code) if table().is_reachable(code) => Some(code),
-                    Ok(code) if on_error == OnError::Raise => {
-                        return Err(with_row(py, err(solved::illegal_reason(code)), row));
-                    }
-                    Err(error) if on_error == OnError::Raise => return Err(with_row(py, error, row)),
-                    _ => None,
-                };
-                // A row of codes the labeller reads back as this code (cells no board has: 3).
-                codes[row * 9..(row + 1) * 9].copy_from_slice(&found.map_or([3; 9], cells_of_code));
-            }
-            py.detach(|| batch::label_rows(&packed(&codes), moves, 1, |_, _| false))
-                .map_err(err)?
+        let (moves, raise, threads) = (options.moves, options.errors == OnError::Raise, pool::cpus());
+        let label = |rows: &CodeRows<'_>| {
+            detached(py, false, "", |monitor| batch::label_rows(rows, moves, threads, monitor))
         };
-        if on_error == OnError::Raise
-            && let Some((row, error)) = first_bad
-        {
+        let (columns, first_bad) = match boards.cast::<PyUntypedArray>() {
+            Ok(array) => label(&board_array(array)?.code_rows())?,
+            Err(_) => {
+                let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
+                let rows = &boards.rows;
+                let (codes, first_bad) = detached(py, false, "", |_| batch::rows_of_items(rows))?;
+                if raise && let Some((row, error)) = first_bad {
+                    return Err(with_row(py, err(error), row));
+                }
+                label(&CodeRows::Packed(Packed { cells: &codes, width: 9 }))?
+            }
+        };
+        if raise && let Some((row, error)) = first_bad {
             return Err(with_row(py, err(error), row));
         }
         into_py(py, columns)
     }
-}
-
-/// The 9 cell codes of a board code.
-fn cells_of_code(mut code: usize) -> [u8; 9] {
-    let mut cells = [0u8; 9];
-    for cell in &mut cells {
-        *cell = (code % 3) as u8;
-        code /= 3;
-    }
-    cells
 }
 
 binding! {

@@ -22,11 +22,13 @@ pub mod plain;
 pub mod search;
 pub mod table;
 
+use crate::engine::batch::{self, Parsed};
 use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::Score;
 use crate::input::Item;
 use crate::input::marks::read_mark_grid;
+use crate::input::rows::Rows;
 
 /// A board size with its masks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -573,22 +575,62 @@ pub fn parse_position(
                 }
                 (_, error) => error,
             })?;
-            let (width, height) = (grid.cols as i128, grid.rows as i128);
-            for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
-                if let Some(given) = given
-                    && given != actual
-                {
-                    return malformed!(
-                        "the board is {width} wide and {height} high, but {name}={given} was \
-                         given"
-                    );
-                }
-            }
-            let shape = Shape::new(width, height)?;
+            let shape = sized(grid.cols, grid.rows, size, "the board is")?;
             let position = from_cells(&shape, &grid.cells)?;
             Ok((shape, position))
         }
     }
+}
+
+/// The board `width` wide and `height` high, refused when the caller's `size` (width, height)
+/// says otherwise; `what` names it in the message.
+fn sized(
+    width: usize,
+    height: usize,
+    size: (Option<i128>, Option<i128>),
+    what: &str,
+) -> Result<Shape> {
+    let (width, height) = (width as i128, height as i128);
+    for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
+        if let Some(given) = given
+            && given != actual
+        {
+            return malformed!(
+                "{what} {width} wide and {height} high, but {name}={given} was given"
+            );
+        }
+    }
+    Shape::new(width, height)
+}
+
+/// A batch's positions, each read once, and its board (the array's, or the first readable
+/// position's): an array `(N, height, width)` of codes, top row first, or a sequence of
+/// positions in any form [`parse_position`] takes.
+pub fn parse_batch(
+    rows: &Rows,
+    size: (Option<i128>, Option<i128>),
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Parsed<Position>, Option<Shape>)> {
+    batch::parse(
+        rows,
+        |board| sized(board[1], board[0], size, "the boards are"),
+        from_cells,
+        |item, shape| {
+            let (this, position) = parse_position(item, size)?;
+            let shape = shape.get_or_insert_with(|| this.clone());
+            if (this.width, this.height) != (shape.width, shape.height) {
+                return malformed!(
+                    "the board is {}x{}, not {}x{} as the batch",
+                    this.width,
+                    this.height,
+                    shape.width,
+                    shape.height
+                );
+            }
+            Ok(position)
+        },
+        monitor,
+    )
 }
 
 /// The cell codes of a position, top row first (0 empty, 1 the first player, 2 the second).

@@ -11,11 +11,15 @@
 pub mod plain;
 pub mod search;
 
+use crate::engine::batch::Parsed;
+use crate::engine::budget::Stop;
 use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::symmetry::Symmetries;
 use crate::input::grid::{CellReader, read_grid};
+use crate::input::rows::Rows;
 use crate::input::{Item, cell_type_error, describe_char};
+use std::collections::HashMap;
 
 /// A footholds board: its shape, the footholds, and each cell's orthogonal neighbours.
 #[derive(Debug, Clone)]
@@ -241,6 +245,69 @@ pub fn parse_location(location: &Item, name: &str, board: &Board) -> Result<u8> 
         );
     }
     Ok(cell)
+}
+
+/// A batch of games read once: each row's board (an index into `boards`: equal boards are
+/// read and kept once) with A's and B's cells, and the batch's board size.
+pub struct Batch {
+    pub rows: Parsed<(usize, u8, u8)>,
+    pub boards: Vec<Board>,
+    pub size: Option<(usize, usize)>,
+}
+
+/// Reads a batch of games from its boards, A's and B's locations: each one argument for every
+/// row, or one per row (as many rows each). `monitor` as in `engine::batch::parse`.
+pub fn parse_batch(
+    boards: &Rows,
+    alocs: &Rows,
+    blocs: &Rows,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Batch> {
+    let counts: Vec<usize> = [boards.count(), alocs.count(), blocs.count()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if counts.iter().any(|&count| count != counts[0]) {
+        return malformed!("boards, alocs and blocs have different numbers of rows: {counts:?}");
+    }
+    let count = counts.first().copied().unwrap_or(1);
+    let (mut rows, mut kept, mut size) = (Parsed::with_capacity(count)?, Vec::new(), None);
+    let mut index_of: HashMap<u64, usize> = HashMap::new();
+    let shared = match boards {
+        Rows::Shared(item) => Some(item.clone().and_then(|item| parse_board(&item))),
+        _ => None,
+    };
+    for row in 0..count {
+        if row % (1 << 16) == 0 && monitor(row, count) {
+            return Err(Error::Stopped(Stop::Interrupted));
+        }
+        let board = match &shared {
+            Some(board) => board.clone(),
+            None => boards.item(row).and_then(|item| parse_board(&item)),
+        };
+        rows.push(board.and_then(|board| {
+            let (rows, cols) = *size.get_or_insert((board.rows, board.cols));
+            if (board.rows, board.cols) != (rows, cols) {
+                return malformed!(
+                    "board is {}x{}, not {rows}x{cols} as the batch",
+                    board.rows,
+                    board.cols
+                );
+            }
+            let a = parse_location(&*alocs.item(row)?, "aloc", &board)?;
+            let b = parse_location(&*blocs.item(row)?, "bloc", &board)?;
+            let index = *index_of.entry(board.footholds).or_insert_with(|| {
+                kept.push(board);
+                kept.len() - 1
+            });
+            Ok((index, a, b))
+        }));
+    }
+    Ok(Batch {
+        rows,
+        boards: kept,
+        size,
+    })
 }
 
 /// A position: the footholds left and the two pieces, the side to move first.

@@ -12,6 +12,7 @@ pub mod search;
 pub mod solved;
 pub mod tablebase;
 
+use crate::engine::batch::{self, Parsed};
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::driver::{
     self, Answers, AsGiven, Game, Label, MoveAnswer, Player, Rules, Solution,
@@ -21,6 +22,7 @@ use crate::engine::score::Score;
 use crate::engine::table::Table;
 use crate::input::grid::Grid;
 use crate::input::marks::{EMPTY, O, X};
+use crate::input::rows::Rows;
 use crate::input::{Item, MAX_CELLS};
 use std::sync::Arc;
 
@@ -275,6 +277,49 @@ pub fn empty_board(rows: i128, cols: i128) -> Result<Grid<u8>> {
 /// Reads an m,n,k board argument.
 pub fn parse_board(board: &Item) -> Result<Grid<u8>> {
     crate::input::marks::read_mark_grid(board)
+}
+
+/// The engine of a batch's geometry, with its rows and cols.
+pub type BatchShape = (Arc<search::Engine>, usize, usize);
+
+/// The legal boards of a batch, each read once, and its shape (the array's, or the first
+/// readable board's; `None` when no board could be read): an array `(N, rows, cols)` of
+/// codes, or a sequence of boards in any form [`parse_board`] takes.
+pub fn parse_batch(
+    rows: &Rows,
+    k: i128,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Parsed<Board>, Option<BatchShape>)> {
+    let legal =
+        |engine: &search::Engine, board: Board| board.status(&engine.geometry).map(|_| board);
+    batch::parse(
+        rows,
+        |board| match board[0] * board[1] {
+            0 => malformed!("board is empty"),
+            _ => Ok((search::engine(board[0], board[1], k)?, board[0], board[1])),
+        },
+        |(engine, _, _), codes| legal(engine, Board::from_marks(codes)),
+        |item, shape| {
+            let grid = parse_board(item)?;
+            let (engine, rows, cols) = match shape {
+                Some(shape) => shape,
+                None => shape.insert((
+                    search::engine(grid.rows, grid.cols, k)?,
+                    grid.rows,
+                    grid.cols,
+                )),
+            };
+            if (grid.rows, grid.cols) != (*rows, *cols) {
+                return malformed!(
+                    "board is {}x{}, not {rows}x{cols} as the batch",
+                    grid.rows,
+                    grid.cols
+                );
+            }
+            legal(engine, Board::from_marks(&grid.cells))
+        },
+        monitor,
+    )
 }
 
 /// A legal m,n,k position read from a board and its k, with the engine of its geometry.

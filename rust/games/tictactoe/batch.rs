@@ -7,11 +7,14 @@
 use crate::engine::columns::{BAD, Columns, Wanted};
 use crate::engine::driver::{self, AsGiven, Game};
 use crate::engine::error::{Error, Result};
+use crate::engine::memory::zeroed;
 use crate::engine::pool;
 use crate::games::mnk::solved::{
     self, CELLS, CODES, NOT_LEGAL, POW3, board_of_code, illegal_reason, table,
 };
-use crate::input::rows::RowsOf;
+use crate::games::tictactoe::{code_of, code_of_text};
+use crate::input::Item;
+use crate::input::rows::{Rows, RowsOf};
 use std::sync::OnceLock;
 
 /// What a batch row copies for its code: built once from the solved table.
@@ -163,6 +166,35 @@ pub fn legal_code<T: CellCode>(row: &[T; CELLS]) -> std::result::Result<usize, E
             )))
         }
     }
+}
+
+/// A sequence's boards as rows of 9 codes (each read as [`code_of`] reads it; a bad row's
+/// cells all 3, which no board has), and the first bad row with its error.
+pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, Option<(usize, Error)>)> {
+    let count = rows.count().unwrap_or(1);
+    let mut cells = zeroed::<u8>(count.saturating_mul(CELLS))?;
+    let mut first_bad = None;
+    for (row, out) in cells.chunks_mut(CELLS).enumerate() {
+        let code = rows.item(row).and_then(|item| match &*item {
+            Item::Text(text) => code_of_text(text.as_ref()),
+            other => code_of(other),
+        });
+        match code.and_then(|code| match table().is_reachable(code) {
+            true => Ok(code),
+            false => Err(illegal_reason(code)),
+        }) {
+            Ok(code) => {
+                for (cell, slot) in out.iter_mut().enumerate() {
+                    *slot = (code / 3usize.pow(cell as u32) % 3) as u8;
+                }
+            }
+            Err(error) => {
+                out.fill(3);
+                first_bad.get_or_insert((row, error));
+            }
+        }
+    }
+    Ok((cells, first_bad))
 }
 
 /// Rows a worker takes at a time.
