@@ -143,8 +143,11 @@ const LOOK_EVERY: usize = 1 << 16;
 /// row with its error (a masked batch needs none, a raising one the first).
 pub struct Parsed<T> {
     pub rows: Vec<Option<T>>,
-    pub first_bad: Option<(usize, Error)>,
+    pub first_bad: FirstBad,
 }
+
+/// The first bad row of a batch and its error, if any.
+pub type FirstBad = Option<(usize, Error)>;
 
 impl<T> Parsed<T> {
     /// Room for `rows` rows, or an out-of-memory error.

@@ -4,6 +4,7 @@
 //! with it) comes from that copy: an array another thread changes meanwhile gives each row one
 //! consistent answer, never a contradiction.
 
+use crate::engine::batch::FirstBad;
 use crate::engine::columns::{BAD, Columns, Wanted};
 use crate::engine::driver::{self, AsGiven, Game};
 use crate::engine::error::{Error, Result};
@@ -170,7 +171,7 @@ pub fn legal_code<T: CellCode>(row: &[T; CELLS]) -> std::result::Result<usize, E
 
 /// A sequence's boards as rows of 9 codes (each read as [`code_of`] reads it; a bad row's
 /// cells all 3, which no board has), and the first bad row with its error.
-pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, Option<(usize, Error)>)> {
+pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, FirstBad)> {
     let count = rows.count().unwrap_or(1);
     let mut cells = zeroed::<u8>(count.saturating_mul(CELLS))?;
     let mut first_bad = None;
@@ -208,7 +209,7 @@ pub fn label_rows<T: CellCode, R: RowsOf<T> + ?Sized>(
     moves: bool,
     threads: usize,
     monitor: impl FnMut(usize, usize) -> bool,
-) -> Result<(Columns, Option<(usize, Error)>)> {
+) -> Result<(Columns, FirstBad)> {
     let count = rows.len();
     let wanted = Wanted {
         best: true,
