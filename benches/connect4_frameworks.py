@@ -24,7 +24,7 @@ import time
 import pettingzoo
 
 from perfectplay import connect4
-from perfectplay.agents import connectx_agent
+from perfectplay.connectx import connectx_agent
 from perfectplay.pettingzoo import PerfectPolicy
 
 

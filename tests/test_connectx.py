@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from perfectplay import connect4
-from perfectplay.agents import connectx_agent
+from perfectplay.connectx import connectx_agent
 
 # Whole games at Kaggle's pace: the compiled core (the twin searches 7x6 past the books, and
 # even 5x4 from the start, far too slowly; its answers are held to the core's elsewhere).
@@ -106,17 +106,17 @@ def test_what_is_no_connectx_position_is_a_clear_error(
 def test_a_search_past_the_time_falls_back_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """With no time for the search (one node), on a board without a book (6x5), the agent still
     wins at once, blocks a win at once, or takes the column nearest the centre."""
-    import perfectplay.agents
+    import perfectplay.connectx
 
-    monkeypatch.setattr(perfectplay.agents, "CONNECTX_NODES_PER_SECOND", 1e-9)
+    monkeypatch.setattr(perfectplay.connectx, "CONNECTX_NODES_PER_SECOND", 1e-9)
     fallbacks: list[int] = []
-    fallback = perfectplay.agents._connectx_fallback
+    fallback = perfectplay.connectx._connectx_fallback
 
     def counted(*args: Any) -> int:
         fallbacks.append(1)
         return fallback(*args)
 
-    monkeypatch.setattr(perfectplay.agents, "_connectx_fallback", counted)
+    monkeypatch.setattr(perfectplay.connectx, "_connectx_fallback", counted)
     configuration = {"rows": 5, "columns": 6, "inarow": 4, "actTimeout": 1}
     cases = {"": 2, "121212": 0, "12121": 0}  # the centre; a win at once; a block
     for moves, expected in cases.items():
@@ -126,3 +126,14 @@ def test_a_search_past_the_time_falls_back_to_the_rules(monkeypatch: pytest.Monk
         mark = 1 + len(moves) % 2
         assert connectx_agent({"board": board, "mark": mark}, configuration) == expected, moves
     assert fallbacks, "the search never ran out of time"
+
+
+def test_the_agent_is_still_found_at_its_first_address() -> None:
+    """Kaggle submissions import it from ``perfectplay.agents``, where it was first."""
+    import perfectplay.agents
+    import perfectplay.connectx
+
+    assert perfectplay.agents.connectx_agent is perfectplay.connectx.connectx_agent
+    assert perfectplay.agents.CONNECTX_NODES_PER_SECOND == 5_000_000
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        perfectplay.agents.nothing  # noqa: B018
