@@ -102,7 +102,7 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        game_name: str = "tictactoe",
+        game_name: str,
         *sizes: int,
         play_as: str = "x",
         skill: float = 1.0,
