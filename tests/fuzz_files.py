@@ -25,9 +25,11 @@ status 0 when every example passed; hypothesis prints the smallest failing one o
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import io
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -46,6 +48,7 @@ from perfectplay import BACKEND, mnk, stress, tablebase, tictactoe
 from perfectplay.cli import main as cli
 
 WORK = Path(tempfile.mkdtemp(prefix="perfectplay-fuzz-"))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)  # the run leaves nothing behind
 BOARDS = {
     (3, 3): [".../.../...", "x../.../...", "xo./.x./...", "xxo/oox/x.."],
     (4, 3): ["x../.o./.../...", ".../.../.../...", "xo./xo./.../..."],
