@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from perfectplay._kernel.backend import implementation
-from tests_support import in_fresh_thread
+from tests_support import in_fresh_thread, openspiel_alpha_beta
 
 RUST = implementation("mnk", "rust")
 PYTHON = implementation("mnk", "python")
@@ -62,12 +62,7 @@ def test_443_python_twin(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="mnk: (4,4,3) from the empty board")
 def test_443_openspiel_alpha_beta(benchmark: Any) -> None:
-    import pyspiel
-    from open_spiel.python.algorithms import minimax
-
-    game = pyspiel.load_game("mnk(m=4,n=4,k=3)")
-    value, _ = benchmark.pedantic(minimax.alpha_beta_search, (game,), rounds=1)
-    assert value == 1
+    assert openspiel_alpha_beta(benchmark, "mnk(m=4,n=4,k=3)", rounds=1) == 1
 
 
 @pytest.mark.benchmark(group="mnk: small positions, one call each")

@@ -16,6 +16,7 @@ from perfectplay._core import _testing
 from perfectplay._kernel.backend import implementation
 from perfectplay.mnk import twin as pure_mnk
 from perfectplay.tictactoe import twin as pure_ttt
+from tests_support import openspiel_alpha_beta
 
 RUST = implementation("tictactoe", "rust")
 PYTHON = implementation("tictactoe", "python")
@@ -128,12 +129,7 @@ def test_peer_rust_value(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="tictactoe: empty board solved by a peer")
 def test_peer_openspiel_alpha_beta(benchmark: Any) -> None:
-    import pyspiel
-    from open_spiel.python.algorithms import minimax
-
-    game = pyspiel.load_game("tic_tac_toe")
-    value, _ = benchmark.pedantic(minimax.alpha_beta_search, (game,), rounds=5)
-    assert value == 0
+    assert openspiel_alpha_beta(benchmark, "tic_tac_toe", rounds=5) == 0
 
 
 @pytest.mark.benchmark(group="tictactoe: empty board solved by a peer")

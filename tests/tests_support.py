@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -120,3 +120,15 @@ def stopped_by_ctrl_c(
     if "interrupted" not in out:  # say what happened instead, for the failing assert
         out += f"\n[exit status {process.returncode}; stderr: {err[-2000:]!r}]"
     return out, seconds
+
+
+def openspiel_alpha_beta(benchmark: Any, game: str, rounds: int) -> float:
+    """The value of OpenSpiel's ``alpha_beta_search`` of the game named ``game`` from its
+    start, timed by ``benchmark`` over ``rounds`` rounds."""
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    value, _ = benchmark.pedantic(
+        minimax.alpha_beta_search, (pyspiel.load_game(game),), rounds=rounds
+    )
+    return float(value)

@@ -214,23 +214,27 @@ def _explain_game(case: Board) -> str:
     return explain_line(Position(case))
 
 
+def _boards(
+    name: str, mix: Any, render: Any, valid: Any, what: str, **more: Any
+) -> Problem:
+    """The problem of boards drawn from ``mix``: valid when ``valid`` says (``what``)."""
+    return Problem(
+        generate=lambda rng, size: _pick(rng, mix),
+        render=render,
+        read=_reader(name, valid, what),
+        valid=valid,
+        simpler=_simpler,
+        explain=_explain_game,
+        **more,
+    )
+
+
 PROBLEMS = {
-    "tictactoe": Problem(
-        generate=lambda rng, size: _pick(rng, _TICTACTOE_MIX),
-        render=_render_boards,
-        read=_reader("tictactoe", _reachable, "a board that arises in play"),
-        valid=_reachable,
-        simpler=_simpler,
-        explain=_explain_game,
+    "tictactoe": _boards(
+        "tictactoe", _TICTACTOE_MIX, _render_boards, _reachable, "a board that arises in play"
     ),
-    "alpha": Problem(
-        generate=lambda rng, size: _pick(rng, _ALPHA_MIX),
-        render=_render_alpha,
-        read=_reader("alpha", _going_on, "a game still going on"),
-        valid=_going_on,
-        simpler=_simpler,
-        explain=_explain_game,
-        most_per_run=1,
+    "alpha": _boards(
+        "alpha", _ALPHA_MIX, _render_alpha, _going_on, "a game still going on", most_per_run=1
     ),
     "final": Problem(
         generate=lambda rng, size: _generate_final(rng),
