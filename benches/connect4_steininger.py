@@ -1,0 +1,171 @@
+"""Connect Four search against Christophe Steininger's c4, the fastest search solver found, on
+the same machine with the same threads and table memory: Pons' Begin-Medium and Begin-Hard
+sets and the empty 7x6 board, no opening book on either side, each side's table kept from one
+position to the next.
+
+    python benches/connect4_steininger.py --source PATH/TO/c4 --sets PATH/TO/SETS --threads 1,2
+
+Steininger's solver (github.com/ChristopheSteininger/c4, AGPL) is never part of perfectplay:
+`--source` names a checkout of it made beforehand (nothing is downloaded). Without it the
+benchmark says so and exits 0. Its `src` is copied into a temporary folder, `settings.h` is
+set to the board, the threads and the table (`--table-mb`, 1024 by default: his 1 GB table of
+134,217,757 entries; perfectplay gets `table_mb=1024`), and it is built with his release flags
+(`g++ -std=c++20 -Wall -O3 -flto -DNDEBUG`) together with a driver of a few lines written here:
+it reads one move string a line, solves it strongly (`Solver::solve_strong`, the exact score,
+in Pons' convention) and prints the score and the microseconds around that call.
+
+`--sets` is a folder with Pons' files (Test_L1_R2 and Test_L1_R3 as his site gives them, or
+begin-medium and begin-hard as connect-four-ai's repository ships them); the first
+`--medium` and `--hard` lines are used. Every answer of both solvers is checked against the
+file's expected score. perfectplay answers `connect4.score(line, threads=T, table_mb=M,
+book=None)` in one process, timed around the call. The empty board is solved by each side in
+a fresh process. The ratio is his time over perfectplay's: above 1, perfectplay is faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FILES = {"Begin-Medium": ["Test_L1_R2", "begin-medium"], "Begin-Hard": ["Test_L1_R3", "begin-hard"]}
+
+DRIVER = r"""
+#include <chrono>
+#include <iostream>
+#include <string>
+
+#include "solver/position.h"
+#include "solver/solver.h"
+
+int main() {
+    Solver solver{};
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        Position pos{};
+        for (char c : line.substr(0, line.find(' '))) pos.move(c - '1');
+        auto start = std::chrono::steady_clock::now();
+        int score = solver.solve_strong(pos);
+        auto spent = std::chrono::steady_clock::now() - start;
+        std::cout << score << " "
+                  << std::chrono::duration_cast<std::chrono::microseconds>(spent).count()
+                  << std::endl;
+    }
+}
+"""
+
+OURS = """
+import sys, time
+from perfectplay import connect4
+threads, table_mb = int(sys.argv[1]), int(sys.argv[2])
+for line in sys.stdin.read().split("\\n")[:-1]:
+    start = time.perf_counter()
+    score = connect4.score(line, threads=threads, table_mb=table_mb, book=None)
+    print(score, round((time.perf_counter() - start) * 1e6))
+"""
+
+
+def build(source: Path, folder: Path, threads: int, table_mb: int) -> Path:
+    """Steininger's solver with our driver, for 7x6, `threads` threads and a table of
+    `table_mb` MiB (an odd number of 8-byte entries, as his table needs)."""
+    shutil.copytree(source / "src", folder / "src")
+    settings = folder / "src" / "solver" / "settings.h"
+    entries = table_mb * 1024 * 1024 // 8 | 1
+    if table_mb == 1024:
+        entries = 134_217_757  # his own prime for 1 GB
+    text = settings.read_text()
+    for name, value in [
+        ("BOARD_WIDTH", "7"),
+        ("BOARD_HEIGHT", "6"),
+        ("NUM_THREADS", str(threads)),
+        ("NUM_TABLE_ENTRIES", str(entries)),
+    ]:
+        text, count = re.subn(rf"({name} = )[^;]+;", rf"\g<1>{value};", text)
+        if count != 1:
+            sys.exit(f"{settings}: no setting {name}")
+    settings.write_text(text)
+    (folder / "driver.cpp").write_text(DRIVER)
+    sources = [str(path) for path in (folder / "src" / "solver").rglob("*.cpp")]
+    binary = folder / "c4-driver"
+    flags = ["-std=c++20", "-Wall", "-O3", "-flto", "-DNDEBUG", "-pthread"]
+    command = ["g++", *flags, "-I", str(folder / "src"), str(folder / "driver.cpp"), *sources]
+    subprocess.run([*command, "-o", str(binary)], check=True)
+    return binary
+
+
+def answers(command: list[str], lines: list[str]) -> list[tuple[int, float]]:
+    """(score, seconds) of every line, from a fresh process of `command`."""
+    run = subprocess.run(
+        command, input="".join(line + "\n" for line in lines), capture_output=True, text=True
+    )
+    if run.returncode != 0:
+        sys.exit(f"{command[0]} failed: {run.stderr.strip()[-400:]}")
+    rows = [row.split() for row in run.stdout.splitlines()]
+    return [(int(score), int(micros) / 1e6) for score, micros in rows]
+
+
+def read_set(folder: Path, name: str, count: int) -> list[tuple[str, int]]:
+    for file in FILES[name]:
+        path = folder / file
+        if path.exists():
+            rows = [row.split() for row in path.read_text().splitlines()[:count]]
+            return [(moves, int(score)) for moves, score in rows]
+    sys.exit(f"{folder} has none of {FILES[name]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--source", help="a checkout of github.com/ChristopheSteininger/c4")
+    parser.add_argument("--sets", help="a folder with Pons' test sets")
+    parser.add_argument("--threads", default="1,2", help="thread counts, comma-separated (1,2)")
+    parser.add_argument("--table-mb", type=int, default=1024, help="table memory in MiB (1024)")
+    parser.add_argument("--medium", type=int, default=200, help="Begin-Medium lines (200)")
+    parser.add_argument("--hard", type=int, default=30, help="Begin-Hard lines (30)")
+    parser.add_argument("--no-empty", action="store_true", help="leave out the empty board")
+    args = parser.parse_args()
+    if not args.source or not Path(args.source, "src", "solver", "settings.h").exists():
+        print("no Steininger source folder given (--source): nothing to compare")
+        return 0
+    sets: dict[str, list[tuple[str, int]]] = {}
+    if args.sets:
+        sets["Begin-Medium"] = read_set(Path(args.sets), "Begin-Medium", args.medium)
+        sets["Begin-Hard"] = read_set(Path(args.sets), "Begin-Hard", args.hard)
+    if not args.no_empty:
+        sets["empty 7x6 board"] = [("", 1)]
+    print(f"table: {args.table_mb} MiB on both sides; no book; {time.strftime('%Y-%m-%d')}")
+    print("| positions | threads | Steininger c4 | perfectplay | ratio (his / ours) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for threads in (int(count) for count in args.threads.split(",")):
+        with tempfile.TemporaryDirectory() as folder:
+            binary = build(Path(args.source), Path(folder), threads, args.table_mb)
+            for name, rows in sets.items():
+                lines = [moves for moves, _ in rows]
+                his = answers([str(binary)], lines)
+                ours = answers(
+                    [sys.executable, "-c", OURS, str(threads), str(args.table_mb)], lines
+                )
+                for (moves, expected), (his_score, _), (our_score, _) in zip(
+                    rows, his, ours, strict=True
+                ):
+                    if his_score != expected or our_score != expected:
+                        sys.exit(
+                            f"{name} {moves!r}: expected {expected}, Steininger "
+                            f"{his_score}, perfectplay {our_score}"
+                        )
+                his_total = sum(seconds for _, seconds in his)
+                our_total = sum(seconds for _, seconds in ours)
+                print(
+                    f"| {name} ({len(rows)}) | {threads} | {his_total:.2f} s | "
+                    f"{our_total:.2f} s | {his_total / our_total:.2f} |",
+                    flush=True,
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
