@@ -5,6 +5,8 @@
 //! * **Only moves that do not lose at once** are searched (a single threat of the opponent must
 //!   be blocked, two lose, and no stone goes right under an opponent's winning cell), so no
 //!   node ever has to look for a win in one: the parent has ruled it out.
+//! * **A node of one move** (a forced block, or the only move that does not lose) is played
+//!   through, neither ordered nor stored: its child's entry answers for it.
 //! * **Bounds from the rules**: a side that cannot win now wins at best with its second stone
 //!   from now; with no move that loses at once the opponent wins at best with its second.
 //! * **The exact score by null windows**, narrowed as Pons narrows them (halving, biased to
@@ -39,7 +41,7 @@ use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Positions with this many moves left or fewer are searched by the lean endgame search.
-const LAST_MOVES: i32 = 12;
+const LAST_MOVES: i32 = 14;
 /// The small table serves endgame positions with at least this many moves left.
 const SMALL_FROM: i32 = 5;
 /// Positions with at least this many moves left share the main table's entry with their mirror
@@ -389,6 +391,12 @@ impl<'a, 'b> Solver<'a, 'b> {
             Ok(possible) => possible,
             Err(score) => return Ok(score),
         };
+        // One move (a forced block, or the only one that does not lose): its child's entry
+        // answers for it, so it is neither ordered nor stored.
+        if possible & (possible - 1) == 0 {
+            let child = p.play_cell(possible);
+            return Ok(-self.child(&child, self.slot(&child), -beta, -alpha)?);
+        }
         let moves = p.moves as i32;
         let (mut lower, mut upper, mut first) = (-31, 31, NO_MOVE);
         if let Some(known) = self.main.get(slot.mixed) {
