@@ -157,13 +157,10 @@ def main() -> int:
                             f"{name} {moves!r}: expected {expected}, Steininger "
                             f"{his_score}, perfectplay {our_score}"
                         )
-                his_total = sum(seconds for _, seconds in his)
-                our_total = sum(seconds for _, seconds in ours)
-                print(
-                    f"| {name} ({len(rows)}) | {threads} | {his_total:.2f} s | "
-                    f"{our_total:.2f} s | {his_total / our_total:.2f} |",
-                    flush=True,
-                )
+                his_total, our_total = (sum(seconds for _, seconds in side) for side in (his, ours))
+                shown = [f"{his_total:.2f} s", f"{our_total:.2f} s", f"{his_total / our_total:.2f}"]
+                cells = [f"{name} ({len(rows)})", str(threads), *shown]
+                print("| " + " | ".join(cells) + " |", flush=True)
     return 0
 
 

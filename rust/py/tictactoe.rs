@@ -96,19 +96,16 @@ fn is_valid_final(board: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(game::is_valid_final(code(board)?))
 }
 
+/// A column of one answer a board.
+type Answers<'py> = PyResult<Bound<'py, PyArray1<i8>>>;
+
 #[pyfunction]
-fn batch_values<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray1<i8>>> {
+fn batch_values<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> Answers<'py> {
     lookup_batch(py, boards, &table().value)
 }
 
 #[pyfunction]
-fn batch_best_move<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray1<i8>>> {
+fn batch_best_move<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> Answers<'py> {
     lookup_batch(py, boards, &table().best_move)
 }
 
@@ -126,11 +123,7 @@ fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>>
 
 /// Looks up every row of a batch in `per_code` (the table's values or first best moves); the
 /// first bad row raises. A sequence is read board by board, up to its first bad one.
-fn lookup_batch<'py>(
-    py: Python<'py>,
-    boards: &Bound<'py, PyAny>,
-    per_code: &[i8],
-) -> PyResult<Bound<'py, PyArray1<i8>>> {
+fn lookup_batch<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>, per_code: &[i8]) -> Answers<'py> {
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         let array = board_array(array)?;
         let rows = array.code_rows();
