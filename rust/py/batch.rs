@@ -136,6 +136,11 @@ pub fn detached<T: Send>(
     let mut failure: Option<PyErr> = None;
     let result = py.detach(|| {
         work(&mut |done, total| {
+            // Signals reach only the main thread: elsewhere, with no bar to draw, the GIL is
+            // not taken at all.
+            if bar.bar.is_none() && !main_thread {
+                return false;
+            }
             Python::attach(|py| {
                 if let Err(error) = bar.update(py, done, total) {
                     failure = Some(error);

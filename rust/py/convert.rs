@@ -28,24 +28,18 @@ const MAX_UNWRAPS: usize = 4;
 pyo3::import_exception!(perfectplay.errors, IllegalPosition);
 pyo3::import_exception!(perfectplay.errors, SearchLimitExceeded);
 
-/// The Python exception for a core error. `interrupt` is the exception a poll caught (Ctrl-C).
-pub fn to_py_err(error: Error, interrupt: Option<PyErr>) -> PyErr {
+/// The Python exception for a core error (a Ctrl-C caught in a poll is raised as it came).
+pub fn err(error: Error) -> PyErr {
     match error {
         Error::Malformed(message) => PyValueError::new_err(message),
         Error::WrongType(message) => PyTypeError::new_err(message),
         Error::Illegal(message) => IllegalPosition::new_err(message),
-        Error::Stopped(Stop::Interrupted) => {
-            interrupt.unwrap_or_else(|| PyKeyboardInterrupt::new_err("search interrupted"))
-        }
+        Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err("search interrupted"),
         stopped @ Error::Stopped(Stop::NodeLimit(_)) => {
             SearchLimitExceeded::new_err(stopped.to_string())
         }
         failure @ Error::OutOfMemory(_) => PyMemoryError::new_err(failure.to_string()),
     }
-}
-
-pub fn err(error: Error) -> PyErr {
-    to_py_err(error, None)
 }
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -238,31 +232,17 @@ where
     Ok(result)
 }
 
-/// Runs a search without the GIL, polling for signals when on the main thread; a pending
-/// exception (KeyboardInterrupt) stops the search and is raised. Signals reach only the main
-/// thread, so a search in another thread runs to its end or its node limit.
+/// Runs a search without the GIL (`batch::detached`: Ctrl-C on the main thread stops it and
+/// is raised; elsewhere it runs to its end or its node limit).
 pub fn search_detached<T: Send>(
     py: Python<'_>,
     node_limit: Option<u64>,
     search: impl FnOnce(&mut Budget) -> crate::engine::error::Result<T> + Send,
 ) -> PyResult<T> {
-    let main_thread = is_main_thread(py)?;
-    let mut interrupt: Option<PyErr> = None;
-    let result = py.detach(|| {
-        let mut poll = || {
-            main_thread
-                && Python::attach(|py| match py.check_signals() {
-                    Ok(()) => false,
-                    Err(pending) => {
-                        interrupt = Some(pending);
-                        true
-                    }
-                })
-        };
-        let mut budget = Budget::new(node_limit, &mut poll);
-        search(&mut budget)
-    });
-    result.map_err(|error| to_py_err(error, interrupt))
+    crate::py::batch::detached(py, false, "", |monitor| {
+        let mut poll = || monitor(0, 0);
+        search(&mut Budget::new(node_limit, &mut poll))
+    })
 }
 
 /// Is this the interpreter's main thread, the one Ctrl-C reaches? `threading` is asked once
