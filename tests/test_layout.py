@@ -66,12 +66,12 @@ def python_mentions(path: Path) -> list[str]:
         elif isinstance(node, ast.Attribute):
             words = [node.attr]
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if id(node) not in skipped:
-                words = [node.value]
+            words = [] if id(node) in skipped else [node.value]
         for word in words:
             for game in GAMES:
                 if word == game or re.search(rf"\bperfectplay\.{game}\b", word):
-                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {word!r}")
+                    line = getattr(node, "lineno", 0)
+                    found.append(f"{path.relative_to(ROOT)}:{line}: {word!r}")
     return found
 
 
@@ -114,7 +114,7 @@ def test_the_checks_see_a_game_named_in_code(tmp_path: Path) -> None:
         "    return perfectplay.footholds.solve\n"
     )
     source = tmp_path / "lib.rs"
-    source.write_text('// games::mnk in a comment\nuse crate::games::tictactoe::batch;\n')
+    source.write_text("// games::mnk in a comment\nuse crate::games::tictactoe::batch;\n")
     global ROOT
     saved, ROOT = ROOT, tmp_path
     try:

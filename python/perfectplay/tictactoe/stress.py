@@ -214,9 +214,7 @@ def _explain_game(case: Board) -> str:
     return explain_line(Position(case))
 
 
-def _boards(
-    name: str, mix: Any, render: Any, valid: Any, what: str, **more: Any
-) -> Problem:
+def _boards(name: str, mix: Any, render: Any, valid: Any, what: str, **more: Any) -> Problem:
     """The problem of boards drawn from ``mix``: valid when ``valid`` says (``what``)."""
     return Problem(
         generate=lambda rng, size: _pick(rng, mix),
