@@ -20,7 +20,6 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
 use std::hash::Hash;
-use std::ops::Deref;
 
 /// The `perfectplay.BatchSolution` of the columns (the arrays take over the columns' memory).
 pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
@@ -167,14 +166,6 @@ pub fn detached<T: Send>(
 pub struct RowsArg<'py> {
     pub rows: Rows,
     _array: Option<Boards<'py>>,
-}
-
-impl Deref for RowsArg<'_> {
-    type Target = Rows;
-
-    fn deref(&self) -> &Rows {
-        &self.rows
-    }
 }
 
 impl<'py> RowsArg<'py> {
