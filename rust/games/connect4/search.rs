@@ -6,7 +6,7 @@
 //!   be blocked, two lose, and no stone goes right under an opponent's winning cell), so no
 //!   node ever has to look for a win in one: the parent has ruled it out.
 //! * **A node of one move** (a forced block, or the only move that does not lose) is played
-//!   through, neither ordered nor stored: its child's entry answers for it.
+//!   through, neither ordered nor stored (in either search): its child's entry answers for it.
 //! * **Bounds from the rules**: a side that cannot win now wins at best with its second stone
 //!   from now; with no move that loses at once the opponent wins at best with its second.
 //! * **The exact score by null windows**, narrowed as Pons narrows them (halving, biased to
@@ -336,6 +336,10 @@ impl<'a, 'b> Solver<'a, 'b> {
             Ok(possible) => possible,
             Err(score) => return Ok(score),
         };
+        // One move: played through, as in the main search.
+        if possible & (possible - 1) == 0 {
+            return Ok(-self.endgame(&p.play_cell(possible), -beta, -alpha)?);
+        }
         let moves = p.moves as i32;
         let small = self.cells - moves >= SMALL_FROM;
         let key = p.key(self.shape);
