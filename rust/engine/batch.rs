@@ -136,8 +136,8 @@ where
     Ok(failed_rows)
 }
 
-/// Rows handled between two looks for Ctrl-C outside the pool.
-const LOOK_EVERY: usize = 1 << 16;
+/// Rows handled between two looks for Ctrl-C outside the pool (and while a batch is read).
+pub const LOOK_EVERY: usize = 1 << 16;
 
 /// A batch's rows after parsing: each ready to solve (`None` for a bad row), and the first bad
 /// row with its error (a masked batch needs none, a raising one the first).

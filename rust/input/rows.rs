@@ -3,6 +3,7 @@
 //! consistent answer a row. The Python layer reads numpy arrays in place through this trait
 //! (any strides, broadcast arrays included); the cores see only rows.
 
+use crate::engine::error::{Result, malformed};
 use crate::input::Item;
 use std::borrow::Cow;
 
@@ -16,11 +17,11 @@ pub trait RowsOf<T>: Sync {
 
 /// The codes 0/1/2 (empty, first player, second) of a row of cell values, or why they are
 /// none.
-pub fn codes_of_values(cells: &[i64], codes: &mut [u8]) -> crate::engine::error::Result<()> {
+pub fn codes_of_values(cells: &[i64], codes: &mut [u8]) -> Result<()> {
     for (slot, &value) in codes.iter_mut().zip(cells) {
         *slot = match value {
             0..=2 => value as u8,
-            _ => return crate::engine::error::malformed!("cell value {value} is not 0, 1 or 2"),
+            _ => return malformed!("cell value {value} is not 0, 1 or 2"),
         };
     }
     Ok(())
@@ -219,9 +220,9 @@ impl RowsOf<u8> for CodeRows<'_> {
 /// A batch argument as plain data, one entry a row.
 pub enum Rows {
     /// One argument for every row (a footholds board or location given once).
-    Shared(crate::engine::error::Result<Item<'static>>),
+    Shared(Result<Item<'static>>),
     /// A sequence's items, each reduced to an item or why it could not be.
-    Items(Vec<crate::engine::error::Result<Item<'static>>>),
+    Items(Vec<Result<Item<'static>>>),
     /// An array's rows read in place; `board` is the shape of one row.
     Array { reader: Reader, board: Vec<usize> },
 }
@@ -237,7 +238,7 @@ impl Rows {
     }
 
     /// Row `row` as an item (a sequence's and a shared one borrowed).
-    pub fn item(&self, row: usize) -> crate::engine::error::Result<Cow<'_, Item<'static>>> {
+    pub fn item(&self, row: usize) -> Result<Cow<'_, Item<'static>>> {
         match self {
             Rows::Shared(item) => item.as_ref().map(Cow::Borrowed).map_err(Clone::clone),
             Rows::Items(items) => items[row].as_ref().map(Cow::Borrowed).map_err(Clone::clone),

@@ -2,7 +2,7 @@
 //! `perfectplay.BatchSolution` handed to numpy, and running work on the pool without the GIL
 //! while the calling thread watches for Ctrl-C and draws the progress bar.
 
-use crate::engine::batch::{self, Parsed, RowResult};
+use crate::engine::batch::{self, LOOK_EVERY, Parsed, RowResult};
 use crate::engine::budget::Budget;
 use crate::engine::columns::{Columns, Wanted};
 use crate::engine::error::{Error, Result as CoreResult};
@@ -220,7 +220,7 @@ pub fn items_of(items: &[Bound<'_, PyAny>]) -> PyResult<Vec<CoreResult<Item<'sta
         })
     })?;
     for (row, item) in items.iter().enumerate() {
-        if row % (1 << 16) == 0 {
+        if row % LOOK_EVERY == 0 {
             item.py().check_signals()?;
         }
         out.push(row_item(item)?);

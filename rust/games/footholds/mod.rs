@@ -11,7 +11,7 @@
 pub mod plain;
 pub mod search;
 
-use crate::engine::batch::Parsed;
+use crate::engine::batch::{LOOK_EVERY, Parsed};
 use crate::engine::budget::Stop;
 use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
@@ -278,7 +278,7 @@ pub fn parse_batch(
         _ => None,
     };
     for row in 0..count {
-        if row % (1 << 16) == 0 && monitor(row, count) {
+        if row % LOOK_EVERY == 0 && monitor(row, count) {
             return Err(Error::Stopped(Stop::Interrupted));
         }
         let board = match &shared {

@@ -180,13 +180,17 @@ pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, FirstBad)> {
             Item::Text(text) => code_of_text(text.as_ref()),
             other => code_of(other),
         });
-        match code.and_then(|code| match table().is_reachable(code) {
-            true => Ok(code),
-            false => Err(illegal_reason(code)),
-        }) {
+        let legal = code.and_then(|code| {
+            if table().is_reachable(code) {
+                Ok(code)
+            } else {
+                Err(illegal_reason(code))
+            }
+        });
+        match legal {
             Ok(code) => {
-                for (cell, slot) in out.iter_mut().enumerate() {
-                    *slot = (code / 3usize.pow(cell as u32) % 3) as u8;
+                for (slot, power) in out.iter_mut().zip(POW3) {
+                    *slot = (code / power as usize % 3) as u8;
                 }
             }
             Err(error) => {
