@@ -3,12 +3,14 @@
 //! written by the one column writer.
 
 use crate::engine::budget::{Budget, Stop};
+use crate::engine::columns::Wanted;
 use crate::engine::columns::{BAD, Columns, LIMIT, Scattered};
 use crate::engine::driver::Label;
 use crate::engine::error::{Error, Result};
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool;
 use crate::input::Item;
+use crate::input::options::{Checked, OnError};
 use crate::input::rows::{Rows, RowsOf, codes_of_values};
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -136,6 +138,51 @@ where
     Ok(failed_rows)
 }
 
+/// `batch_solve` as every searching game runs it: [`run`] on the options' threads and node
+/// limit into columns of `moves_per_row` moves, every row's best moves and node count, the
+/// move answers with `moves=True`. A row that failed raises (its error `InRow`) under
+/// `errors="raise"`; call [`Parsed::raise_first_bad`] before, so that no row is solved when one
+/// is bad.
+#[allow(clippy::too_many_arguments)]
+pub fn label<T, S>(
+    parsed: Parsed<T>,
+    moves_per_row: usize,
+    options: &Checked,
+    start: impl Fn() -> Result<S> + Sync,
+    solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync,
+    cells_left: impl Fn(&T) -> u32,
+    monitor: impl FnMut(usize, usize) -> bool,
+) -> Result<Columns>
+where
+    T: Hash + Eq + Sync,
+    S: Send,
+{
+    let wanted = Wanted {
+        best: true,
+        moves: options.moves,
+        nodes: true,
+    };
+    let mut columns = Columns::new(parsed.rows.len(), moves_per_row, wanted)?;
+    let (threads, node_limit) = (options.threads(), options.node_limit);
+    let rows = &parsed.rows;
+    let failed = run(
+        rows,
+        threads,
+        node_limit,
+        start,
+        solve,
+        cells_left,
+        &mut columns,
+        monitor,
+    )?;
+    if options.errors == OnError::Raise
+        && let Some((row, error)) = failed.into_iter().next()
+    {
+        return Err(Error::InRow(row, Box::new(error)));
+    }
+    Ok(columns)
+}
+
 /// Rows handled between two looks for Ctrl-C outside the pool (and while a batch is read).
 pub const LOOK_EVERY: usize = 1 << 16;
 
@@ -164,6 +211,12 @@ impl<T> Parsed<T> {
         })
     }
 
+    /// The batch as it is, or its first bad row's error (`InRow`) under `errors="raise"`.
+    pub fn raise_first_bad(mut self, on_error: OnError) -> Result<Parsed<T>> {
+        raise_first_bad(self.first_bad.take(), on_error)?;
+        Ok(self)
+    }
+
     pub fn push(&mut self, row: Result<T>) {
         match row {
             Ok(row) => self.rows.push(Some(row)),
@@ -174,6 +227,14 @@ impl<T> Parsed<T> {
                 self.rows.push(None);
             }
         }
+    }
+}
+
+/// The first bad row's error (`InRow`) under `errors="raise"`, if there is one.
+pub fn raise_first_bad(first_bad: FirstBad, on_error: OnError) -> Result<()> {
+    match first_bad {
+        Some((row, error)) if on_error == OnError::Raise => Err(Error::InRow(row, Box::new(error))),
+        _ => Ok(()),
     }
 }
 

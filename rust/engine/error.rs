@@ -16,6 +16,8 @@ pub enum Error {
     Stopped(Stop),
     /// Memory for a table could not be had (Python `MemoryError`).
     OutOfMemory(OutOfMemory),
+    /// A batch's row failed: its error, raised with the row named (the error's own class).
+    InRow(usize, Box<Error>),
 }
 
 impl fmt::Display for Error {
@@ -31,6 +33,7 @@ impl fmt::Display for Error {
             Error::OutOfMemory(OutOfMemory { bytes }) => {
                 write!(f, "cannot allocate a table of {bytes} bytes")
             }
+            Error::InRow(row, error) => write!(f, "row {row}: {error}"),
         }
     }
 }

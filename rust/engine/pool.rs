@@ -28,6 +28,29 @@ pub fn cpus() -> usize {
     *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
+/// Tells this process from the processes forked from it, without a system call on Linux (a
+/// `getpid` at every call is a tenth of a short search's time): the forks counted so far by a
+/// handler every child runs. Elsewhere, or when the handler could not be registered, the
+/// process id (with the top bit set, so it never equals a count).
+pub fn this_process() -> u64 {
+    #[cfg(target_os = "linux")]
+    {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        static FORKS: AtomicU64 = AtomicU64::new(0);
+        static COUNTING: OnceLock<bool> = OnceLock::new();
+        extern "C" fn count_fork() {
+            FORKS.fetch_add(1, Relaxed);
+        }
+        // SAFETY: the handler only adds to an atomic, which is safe in a forked child.
+        let counting = COUNTING
+            .get_or_init(|| unsafe { libc::pthread_atfork(None, None, Some(count_fork)) } == 0);
+        if *counting {
+            return FORKS.load(Relaxed);
+        }
+    }
+    1 << 63 | u64::from(std::process::id())
+}
+
 /// What a piece of work polls: `true` means stop now.
 pub type Poll<'a> = &'a mut dyn FnMut() -> bool;
 

@@ -5,7 +5,9 @@
 
 use crate::engine::driver::Rules;
 use crate::engine::error::Result;
+use crate::engine::memory::zeroed;
 use crate::engine::pool;
+use crate::input::options::{Checked, RandomArgs, Scalar};
 
 /// SplitMix64 (Steele, Lea and Flood), the generator of the rows.
 #[derive(Debug, Clone)]
@@ -93,6 +95,28 @@ pub fn fill_rows<T: Send>(
         monitor,
     )?;
     Ok(())
+}
+
+/// `random_positions`' rows: `n` rows (as the options draw them) of `width` codes of at most
+/// `most` plies, on the options' threads; `write` gets each row's own generator, the plies
+/// drawn for it and the row to fill. Returns the number of rows and the codes.
+pub fn random_rows(
+    n: &Scalar,
+    options: &Checked,
+    most: u32,
+    width: usize,
+    write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
+    monitor: impl FnMut(usize, usize) -> bool,
+) -> Result<(usize, Vec<u8>)> {
+    let args = RandomArgs::new(n, options, most)?;
+    let mut rows = zeroed(args.count.saturating_mul(width))?;
+    let row = |index: usize, items: &mut [u8]| {
+        let mut random = SplitMix64::for_row(args.seed, index as u64);
+        let plies = plies_of(&mut random, args.low, args.high);
+        write(&mut random, plies, items);
+    };
+    fill_rows(&mut rows, width, options.threads(), row, monitor)?;
+    Ok((args.count, rows))
 }
 
 #[cfg(test)]

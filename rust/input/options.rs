@@ -166,6 +166,11 @@ impl Default for Checked {
 }
 
 impl Checked {
+    /// `threads=`, or every CPU this process may use.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(crate::engine::pool::cpus)
+    }
+
     /// Checks the `given` options (names from [`ORDER`]; `book` and `tablebase` are objects,
     /// read by their games) in [`ORDER`].
     pub fn read(given: &[(&str, Scalar)]) -> Result<Checked> {

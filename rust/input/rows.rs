@@ -59,6 +59,23 @@ pub enum Element {
     I64,
 }
 
+impl Element {
+    /// The element of numpy's dtype `kind` (`b'b'`, `b'u'` or `b'i'`) and item size.
+    pub fn of(kind: u8, size: usize) -> Element {
+        match (kind, size) {
+            (b'b', _) => Element::Bool,
+            (b'u', 1) => Element::U8,
+            (b'i', 1) => Element::I8,
+            (b'u', 2) => Element::U16,
+            (b'i', 2) => Element::I16,
+            (b'u', 4) => Element::U32,
+            (b'i', 4) => Element::I32,
+            (b'u', _) => Element::U64,
+            _ => Element::I64,
+        }
+    }
+}
+
 /// The memory of a strided array of integers (numpy's, read in place), row by row: any
 /// strides, broadcast and reversed arrays included, misaligned memory too.
 pub struct Reader {

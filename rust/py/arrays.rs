@@ -72,17 +72,7 @@ impl<'py> Boards<'py> {
     pub fn reader(&self) -> Reader {
         let array = &self.array;
         let dtype = array.dtype();
-        let element = match (dtype.kind(), dtype.itemsize()) {
-            (b'b', _) => Element::Bool,
-            (b'u', 1) => Element::U8,
-            (b'i', 1) => Element::I8,
-            (b'u', 2) => Element::U16,
-            (b'i', 2) => Element::I16,
-            (b'u', 4) => Element::U32,
-            (b'i', 4) => Element::I32,
-            (b'u', _) => Element::U64,
-            _ => Element::I64,
-        };
+        let element = Element::of(dtype.kind(), dtype.itemsize());
         let strides = array.strides();
         let mut inner = Vec::with_capacity(self.board.len());
         for (axis, &size) in self.board.iter().enumerate() {

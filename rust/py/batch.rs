@@ -2,78 +2,73 @@
 //! `perfectplay.BatchSolution` handed to numpy, and running work on the pool without the GIL
 //! while the calling thread watches for Ctrl-C and draws the progress bar.
 
-use crate::engine::batch::{self, LOOK_EVERY, Parsed, RowResult};
-use crate::engine::budget::Budget;
-use crate::engine::columns::{Columns, Wanted};
+use crate::engine::batch::{LOOK_EVERY, Parsed};
+use crate::engine::columns::Columns;
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::memory::{OutOfMemory, zeroed};
-use crate::engine::random::{SplitMix64, fill_rows, plies_of};
 use crate::input::Item;
-use crate::input::options::{OnError, RandomArgs};
 use crate::input::rows::Rows;
 use crate::py::arrays::Boards;
-use crate::py::convert::{err, is_main_thread, to_item, type_name, with_row};
-use crate::py::options::{Options, to_scalar};
+use crate::py::convert::{err, is_main_thread, to_item, type_name};
+use crate::py::options::Options;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyType};
-use std::hash::Hash;
+use pyo3::types::{PyString, PyTuple, PyType};
 
-/// The `perfectplay.BatchSolution` of the columns (the arrays take over the columns' memory).
+/// The columns as numpy arrays, in `perfectplay.BatchSolution`'s order, None for a column not
+/// filled (the arrays take over the columns' memory).
+pub fn arrays<'py>(py: Python<'py>, columns: Columns) -> PyResult<Bound<'py, PyTuple>> {
+    let shape = [columns.rows, columns.moves_per_row];
+    let best = !columns.best_move.is_empty() || columns.rows == 0;
+    let moves = !columns.move_value.is_empty();
+    let nodes = match columns.nodes.is_empty() {
+        true => zeroed::<u64>(columns.rows).map_err(|e| err(e.into()))?,
+        false => columns.nodes,
+    };
+    let grid = |present: bool, array: Bound<'py, PyAny>| -> PyResult<Option<Bound<'py, PyAny>>> {
+        present
+            .then(|| array.call_method1("reshape", (shape,)))
+            .transpose()
+    };
+    PyTuple::new(
+        py,
+        [
+            Some(PyArray1::from_vec(py, columns.value).into_any()),
+            Some(PyArray1::from_vec(py, columns.plies).into_any()),
+            best.then(|| PyArray1::from_vec(py, columns.best_move).into_any()),
+            grid(best, PyArray1::from_vec(py, columns.best_mask).into_any())?,
+            Some(PyArray1::from_vec(py, columns.status).into_any()),
+            Some(PyArray1::from_vec(py, nodes).into_any()),
+            grid(moves, PyArray1::from_vec(py, columns.move_value).into_any())?,
+            grid(moves, PyArray1::from_vec(py, columns.move_plies).into_any())?,
+        ],
+    )
+}
+
+/// The `perfectplay.BatchSolution` of the columns.
 pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
     static BATCH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
     let class = BATCH.import(py, "perfectplay._kernel.types", "BatchSolution")?;
-    let shape = [columns.rows, columns.moves_per_row];
-    fn optional<'py>(
-        present: bool,
-        array: PyResult<Bound<'py, PyAny>>,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        present.then_some(array).transpose()
-    }
-    let best = !columns.best_move.is_empty() || columns.rows == 0;
-    let moves = !columns.move_value.is_empty();
-    let nodes = if columns.nodes.is_empty() {
-        PyArray1::from_vec(py, zeroed::<u64>(columns.rows).map_err(memory_error)?)
-    } else {
-        PyArray1::from_vec(py, columns.nodes)
-    };
-    class.call1((
-        PyArray1::from_vec(py, columns.value),
-        PyArray1::from_vec(py, columns.plies),
-        optional(
-            best,
-            Ok(PyArray1::from_vec(py, columns.best_move).into_any()),
-        )?,
-        optional(
-            best,
-            grid(py, columns.best_mask, shape).map(Bound::into_any),
-        )?,
-        PyArray1::from_vec(py, columns.status),
-        nodes,
-        optional(
-            moves,
-            grid(py, columns.move_value, shape).map(Bound::into_any),
-        )?,
-        optional(
-            moves,
-            grid(py, columns.move_plies, shape).map(Bound::into_any),
-        )?,
-    ))
+    class.call1(arrays(py, columns)?)
 }
 
-fn memory_error(failure: OutOfMemory) -> PyErr {
-    err(Error::OutOfMemory(failure))
-}
-
-/// A row-major `(rows, cells)` numpy array of a flat vector.
-fn grid<T: numpy::Element>(
-    py: Python<'_>,
-    flat: Vec<T>,
-    shape: [usize; 2],
-) -> PyResult<Bound<'_, numpy::PyArray2<T>>> {
-    PyArray1::from_vec(py, flat).reshape(shape)
+/// A batch's `perfectplay.BatchSolution`: its first bad row raises under `errors="raise"`,
+/// before any work; `label` labels the rows without the GIL, under a progress bar named
+/// `what` when the options ask for one.
+pub fn labelled<'py, T: Send>(
+    py: Python<'py>,
+    options: &Options<'_>,
+    what: &str,
+    parsed: Parsed<T>,
+    label: impl FnOnce(Parsed<T>, &mut dyn FnMut(usize, usize) -> bool) -> CoreResult<Columns> + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let parsed = parsed.raise_first_bad(options.errors).map_err(err)?;
+    into_py(
+        py,
+        detached(py, options.progress, what, |monitor| label(parsed, monitor))?,
+    )
 }
 
 /// A tqdm progress bar on standard error, or nothing. Held unbound: it is updated from
@@ -213,11 +208,10 @@ pub fn rows_arg<'py>(
 pub fn items_of(items: &[Bound<'_, PyAny>]) -> PyResult<Vec<CoreResult<Item<'static>>>> {
     let mut out = Vec::new();
     out.try_reserve_exact(items.len()).map_err(|_| {
-        memory_error(OutOfMemory {
-            bytes: items
-                .len()
-                .saturating_mul(size_of::<CoreResult<Item<'static>>>()),
-        })
+        let bytes = items
+            .len()
+            .saturating_mul(size_of::<CoreResult<Item<'static>>>());
+        err(Error::OutOfMemory(OutOfMemory { bytes }))
     })?;
     for (row, item) in items.iter().enumerate() {
         if row % LOOK_EVERY == 0 {
@@ -239,58 +233,6 @@ pub fn row_item(item: &Bound<'_, PyAny>) -> PyResult<CoreResult<Item<'static>>> 
         }
         Err(error) => Err(error),
     }
-}
-
-/// Runs a parsed batch: bad rows raise (the first one, naming its row) or are masked, the rest
-/// are solved by `solve` on `threads` workers of the pool, each with a state from `start`,
-/// without the GIL; Ctrl-C (on the main thread) stops every worker.
-#[allow(clippy::too_many_arguments)]
-pub fn solve_batch<'py, T, S>(
-    py: Python<'py>,
-    parsed: Parsed<T>,
-    moves_per_row: usize,
-    options: &Options<'_>,
-    what: &str,
-    start: impl Fn() -> crate::engine::error::Result<S> + Sync + Send,
-    solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync + Send,
-    cells_left: impl Fn(&T) -> u32 + Send,
-) -> PyResult<Bound<'py, PyAny>>
-where
-    T: Hash + Eq + Sync + Send,
-    S: Send,
-{
-    let Parsed { rows, first_bad } = parsed;
-    let on_error = options.errors;
-    if on_error == OnError::Raise
-        && let Some((row, error)) = first_bad
-    {
-        return Err(with_row(py, err(error), row));
-    }
-    let wanted = Wanted {
-        best: true,
-        moves: options.moves,
-        nodes: true,
-    };
-    let mut columns = Columns::new(rows.len(), moves_per_row, wanted).map_err(memory_error)?;
-    let (threads, node_limit) = (options.threads(), options.node_limit);
-    let failed = detached(py, options.progress, what, |monitor| {
-        batch::run(
-            &rows,
-            threads,
-            node_limit,
-            start,
-            solve,
-            cells_left,
-            &mut columns,
-            monitor,
-        )
-    })?;
-    if on_error == OnError::Raise
-        && let Some((row, error)) = failed.into_iter().next()
-    {
-        return Err(with_row(py, err(error), row));
-    }
-    into_py(py, columns)
 }
 
 /// Is `obj` a numpy array?
@@ -329,46 +271,12 @@ pub fn sequence_items<'py>(
         }
         // Grow as it really grows, fallibly.
         items.try_reserve(1).map_err(|_| {
-            memory_error(OutOfMemory {
-                bytes: items.len().saturating_mul(2 * size_of::<usize>()),
-            })
+            let bytes = items.len().saturating_mul(2 * size_of::<usize>());
+            err(Error::OutOfMemory(OutOfMemory { bytes }))
         })?;
         items.push(item?);
     }
     Ok(items)
-}
-
-/// The rows of `random_positions`: `count` rows of codes.
-pub struct RandomRows {
-    pub count: usize,
-    pub rows: Vec<u8>,
-}
-
-/// `n` rows of `width` codes of at most `most` plies on the options' threads, without the
-/// GIL: `write` gets each row's own generator, the plies drawn for it, and the row to fill.
-pub fn random_rows(
-    py: Python<'_>,
-    n: &Bound<'_, PyAny>,
-    options: &Options<'_>,
-    most: u32,
-    width: usize,
-    write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
-) -> PyResult<RandomRows> {
-    let args = RandomArgs::new(&to_scalar(n)?, options, most).map_err(err)?;
-    let mut rows = zeroed(args.count.saturating_mul(width)).map_err(memory_error)?;
-    let threads = options.threads();
-    detached(py, false, "", |monitor| {
-        let row = |index: usize, items: &mut [u8]| {
-            let mut random = SplitMix64::for_row(args.seed, index as u64);
-            let plies = plies_of(&mut random, args.low, args.high);
-            write(&mut random, plies, items);
-        };
-        fill_rows(&mut rows, width, threads, row, monitor)
-    })?;
-    Ok(RandomRows {
-        count: args.count,
-        rows,
-    })
 }
 
 /// A numpy array of `rows` with `shape` (the product of `shape` is the length of `rows`).

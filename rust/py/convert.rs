@@ -6,6 +6,7 @@ use crate::engine::budget::{Budget, Stop};
 use crate::engine::driver::{MoveAnswer, Player, Solution};
 use crate::engine::error::Error;
 use crate::input::{Item, MAX_CELLS};
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
     PyException, PyKeyboardInterrupt, PyMemoryError, PyTypeError, PyValueError,
 };
@@ -28,17 +29,21 @@ const MAX_UNWRAPS: usize = 4;
 pyo3::import_exception!(perfectplay.errors, IllegalPosition);
 pyo3::import_exception!(perfectplay.errors, SearchLimitExceeded);
 
-/// The Python exception for a core error (a Ctrl-C caught in a poll is raised as it came).
+/// The Python exception for a core error (a Ctrl-C caught in a poll is raised as it came; a
+/// batch row's error is its own class, the row named).
 pub fn err(error: Error) -> PyErr {
-    match error {
-        Error::Malformed(message) => PyValueError::new_err(message),
-        Error::WrongType(message) => PyTypeError::new_err(message),
-        Error::Illegal(message) => IllegalPosition::new_err(message),
-        Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err("search interrupted"),
-        stopped @ Error::Stopped(Stop::NodeLimit(_)) => {
-            SearchLimitExceeded::new_err(stopped.to_string())
-        }
-        failure @ Error::OutOfMemory(_) => PyMemoryError::new_err(failure.to_string()),
+    let message = error.to_string();
+    let mut cause = &error;
+    while let Error::InRow(_, inner) = cause {
+        cause = inner;
+    }
+    match cause {
+        Error::Malformed(_) | Error::InRow(..) => PyValueError::new_err(message),
+        Error::WrongType(_) => PyTypeError::new_err(message),
+        Error::Illegal(_) => IllegalPosition::new_err(message),
+        Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err(message),
+        Error::Stopped(Stop::NodeLimit(_)) => SearchLimitExceeded::new_err(message),
+        Error::OutOfMemory(_) => PyMemoryError::new_err(message),
     }
 }
 
@@ -165,71 +170,74 @@ fn solution_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
     SOLUTION.import(py, "perfectplay._kernel.types", "Solution")
 }
 
-/// How a game shows its players and moves in Python.
-pub struct Names<P> {
+/// How a game shows its players and its moves in Python.
+#[derive(Clone, Copy)]
+pub struct Names {
     /// The winner's name for the first and the second player.
     pub players: [&'static str; 2],
-    /// A move (a cell) in its Python form.
-    pub to_move: P,
+    /// Moves as (row, col) of a grid this many columns wide; None: the cell (or column) itself.
+    pub grid: Option<usize>,
 }
 
-/// The names of a game whose moves are cells of a grid `cols` wide, given as (row, col).
-pub fn row_col_names(
-    players: [&'static str; 2],
-    cols: usize,
-) -> Names<impl Fn(u8) -> (usize, usize)> {
-    Names {
-        players,
-        to_move: move |cell: u8| (cell as usize / cols, cell as usize % cols),
+impl Names {
+    /// x and o, whose moves are cells (or columns) as they are.
+    pub const X_O: Names = Names {
+        players: ["x", "o"],
+        grid: None,
+    };
+
+    /// The names of a game whose moves are cells of a grid `cols` wide, given as (row, col).
+    pub fn grid(players: [&'static str; 2], cols: usize) -> Names {
+        let grid = Some(cols);
+        Names { players, grid }
     }
-}
 
-impl<P> Names<P> {
     pub fn player(&self, player: Player) -> &'static str {
-        match player {
-            Player::First => self.players[0],
-            Player::Second => self.players[1],
+        self.players[player as usize]
+    }
+
+    /// A move in its Python form.
+    pub fn show<'py>(&self, py: Python<'py>, cell: u8) -> PyResult<Bound<'py, PyAny>> {
+        match self.grid {
+            Some(cols) => (cell as usize / cols, cell as usize % cols).into_bound_py_any(py),
+            None => cell.into_bound_py_any(py),
         }
     }
-}
 
-/// Builds a `perfectplay.Solution`.
-pub fn to_solution<'py, M, P>(
-    py: Python<'py>,
-    solution: Solution,
-    names: &Names<P>,
-) -> PyResult<Bound<'py, PyAny>>
-where
-    P: Fn(u8) -> M,
-    M: IntoPyObject<'py>,
-{
-    let best_moves = PyTuple::new(py, solution.best_moves.iter().map(|&c| (names.to_move)(c)))?;
-    let line = PyTuple::new(py, solution.line.iter().map(|&c| (names.to_move)(c)))?;
-    solution_type(py)?.call1((
-        solution.value,
-        solution.winner.map(|player| names.player(player)),
-        solution.plies,
-        best_moves,
-        line,
-        solution.nodes,
-    ))
-}
-
-/// `{move: (value for the player making it, plies from now with it)}`.
-pub fn to_analysis<'py, M, P>(
-    py: Python<'py>,
-    answers: Vec<MoveAnswer>,
-    names: &Names<P>,
-) -> PyResult<Bound<'py, PyDict>>
-where
-    P: Fn(u8) -> M,
-    M: IntoPyObject<'py>,
-{
-    let result = PyDict::new(py);
-    for answer in answers {
-        result.set_item((names.to_move)(answer.cell), (answer.value, answer.plies))?;
+    /// Moves in their Python form.
+    pub fn tuple<'py>(&self, py: Python<'py>, cells: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
+        let shown: PyResult<Vec<_>> = cells.iter().map(|&cell| self.show(py, cell)).collect();
+        PyTuple::new(py, shown?)
     }
-    Ok(result)
+
+    /// A `perfectplay.Solution`.
+    pub fn solution<'py>(
+        &self,
+        py: Python<'py>,
+        solution: Solution,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        solution_type(py)?.call1((
+            solution.value,
+            solution.winner.map(|player| self.player(player)),
+            solution.plies,
+            self.tuple(py, &solution.best_moves)?,
+            self.tuple(py, &solution.line)?,
+            solution.nodes,
+        ))
+    }
+
+    /// `{move: (value for the player making it, plies from now with it)}`.
+    pub fn analysis<'py>(
+        &self,
+        py: Python<'py>,
+        answers: Vec<MoveAnswer>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let result = PyDict::new(py);
+        for answer in answers {
+            result.set_item(self.show(py, answer.cell)?, (answer.value, answer.plies))?;
+        }
+        Ok(result.into_any())
+    }
 }
 
 /// Runs a search without the GIL (`batch::detached`: Ctrl-C on the main thread stops it and
@@ -252,7 +260,7 @@ pub fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
     thread_local! {
         static KNOWN: std::cell::Cell<Option<(u64, bool)>> = const { std::cell::Cell::new(None) };
     }
-    let process = this_process();
+    let process = crate::engine::pool::this_process();
     if let Some((known_process, main)) = KNOWN.get()
         && known_process == process
     {
@@ -263,37 +271,4 @@ pub fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
     let main = current.is(threading.call_method0("main_thread")?);
     KNOWN.set(Some((process, main)));
     Ok(main)
-}
-
-/// Tells this process from the processes forked from it, without a system call on Linux (a
-/// `getpid` at every call is a tenth of a short search's time): the forks counted so far by a
-/// handler every child runs. Elsewhere, or when the handler could not be registered, the
-/// process id (with the top bit set, so it never equals a count).
-fn this_process() -> u64 {
-    #[cfg(target_os = "linux")]
-    {
-        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-        static FORKS: AtomicU64 = AtomicU64::new(0);
-        static COUNTING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        extern "C" fn count_fork() {
-            FORKS.fetch_add(1, Relaxed);
-        }
-        // SAFETY: the handler only adds to an atomic, which is safe in a forked child.
-        let counting = COUNTING
-            .get_or_init(|| unsafe { libc::pthread_atfork(None, None, Some(count_fork)) } == 0);
-        if *counting {
-            return FORKS.load(Relaxed);
-        }
-    }
-    1 << 63 | u64::from(std::process::id())
-}
-
-/// Prefixes an exception's message with the batch row it concerns, keeping its class.
-pub fn with_row(py: Python<'_>, error: PyErr, row: usize) -> PyErr {
-    let message = format!("row {row}: {}", error.value(py));
-    let class = error.get_type(py);
-    match class.call1((message,)) {
-        Ok(instance) => PyErr::from_value(instance),
-        Err(_) => error,
-    }
 }

@@ -15,14 +15,14 @@ macro_rules! register_functions {
 }
 
 /// A function of keyword options: `binding! { /// doc
-/// fn name(py, a: &Bound<'py, PyAny>, ...; options = ALLOWED) -> Answer { body } }` is the
-/// `#[pyfunction]` of `(a, ..., **options)` whose keyword options (among `ALLOWED`) are read and
-/// checked into `options` before `body` runs: a binding is its name, its own parameters and a
-/// call.
+/// fn name(py, a, b: Type, ...; options = ALLOWED) -> Answer { body } }` is the `#[pyfunction]`
+/// of `(a, b, ..., **options)` whose keyword options (among `ALLOWED`) are read and checked into
+/// `options` before `body` runs: a binding is its name, its own parameters and a call. A
+/// parameter without a type is any object (`&Bound<'py, PyAny>`).
 macro_rules! binding {
     (
         $(#[$doc:meta])*
-        fn $name:ident($py:ident $(, $arg:ident: $type:ty)*; $options:ident = $allowed:expr)
+        fn $name:ident($py:ident $(, $arg:ident $(: $type:ty)?)*; $options:ident = $allowed:expr)
             -> $answer:ty $body:block
     ) => {
         $(#[$doc])*
@@ -31,13 +31,19 @@ macro_rules! binding {
         #[allow(clippy::too_many_arguments)] // the Python signature's, not a Rust API
         fn $name<'py>(
             $py: Python<'py>,
-            $($arg: $type,)*
+            $($arg: parameter!($($type)?),)*
             options: Option<&Bound<'py, pyo3::types::PyDict>>,
         ) -> PyResult<$answer> {
             let $options = crate::py::options::Options::read(options, stringify!($name), $allowed)?;
             $body
         }
     };
+}
+
+/// A `binding!` parameter's type: as written, or any object.
+macro_rules! parameter {
+    () => { &Bound<'py, PyAny> };
+    ($type:ty) => { $type };
 }
 
 mod arrays;

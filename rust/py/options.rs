@@ -1,7 +1,6 @@
 //! The one options type: every function takes its options as `**options`, read here once into
 //! plain data and checked by `input::options` (the twin: `perfectplay/_kernel/options.py`).
 
-use crate::engine::pool;
 use crate::input::options::{Checked, Scalar, Value};
 use crate::py::convert::{err, type_name};
 use pyo3::exceptions::{PyException, PyTypeError};
@@ -64,11 +63,6 @@ impl<'py> Options<'py> {
     /// The option `name` as given, if it was.
     pub fn given(&self, name: &str) -> Option<Bound<'py, PyAny>> {
         self.given.as_ref()?.get_item(name).ok().flatten()
-    }
-
-    /// `threads=`, or every CPU this process may use.
-    pub fn threads(&self) -> usize {
-        self.checked.threads.unwrap_or_else(pool::cpus)
     }
 
     /// The tablebase given, if any (None given is none).

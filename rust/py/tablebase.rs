@@ -7,10 +7,10 @@ use crate::engine::tiers;
 use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
 use crate::games::mnk::{self as game};
 use crate::py::arrays::Boards;
-use crate::py::batch::detached;
-use crate::py::convert::{Names, err, row_col_names, to_analysis, to_item, to_solution};
+use crate::py::batch::{arrays, detached};
+use crate::py::convert::{Names, err, to_item};
 use crate::py::options::int_arg;
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1, PyUntypedArray};
+use numpy::{PyArray1, PyReadonlyArray1, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -41,8 +41,8 @@ fn tiers_of(
 /// The options of a whole-table job.
 const WORK: &[&str] = &["threads", "progress"];
 
-fn names(cols: usize) -> Names<impl Fn(u8) -> (usize, usize)> {
-    row_col_names(["x", "o"], cols)
+fn names(tiers: &Tiers) -> Names {
+    Names::grid(["x", "o"], tiers.geometry.cols)
 }
 
 /// The number of ranked positions of every tier (tier t: the positions with t marks).
@@ -134,23 +134,22 @@ macro_rules! probe_function {
 probe_function! {
     /// The position solved from the table, as ``mnk.solve`` answers it (``nodes`` 0).
     fn solve(py, tiers, probe, board) -> Bound<'py, PyAny> {
-        let solution = probe.solve(board).map_err(err)?;
-        to_solution(py, solution, &names(tiers.geometry.cols))
+        names(&tiers).solution(py, probe.solve(board).map_err(err)?)
     }
 }
 
 probe_function! {
     /// Every legal move's (value for its player, plies from now), from the table.
-    fn analyze(py, tiers, probe, board) -> Bound<'py, PyDict> {
-        let answers = probe.analyze(board).map_err(err)?;
-        to_analysis(py, answers, &names(tiers.geometry.cols))
+    fn analyze(py, tiers, probe, board) -> Bound<'py, PyAny> {
+        names(&tiers).analysis(py, probe.analyze(board).map_err(err)?)
     }
 }
 
 binding! {
     /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
-    /// table: (value, plies, best_move or None, best_mask or None, status, move_value or None,
-    /// move_plies or None); the best moves come with ``best``. Status 1 marks a row with a code
+    /// table: the arrays of a ``BatchSolution`` (value, plies, best_move, best_mask, status,
+    /// nodes, move_value, move_plies; the best moves only with ``best``, the moves' answers
+    /// only with ``moves``, None otherwise). Status 1 marks a row with a code
     /// other than 0/1/2 or a board no game reaches.
     fn label_rows(
         py, data: PyReadonlyArray1<'py, u8>, rows: &Bound<'py, PyAny>, cols: &Bound<'py, PyAny>,
@@ -174,41 +173,7 @@ binding! {
         let columns = detached(py, progress, "probing", |monitor| {
             tiers.label_rows(data, &rows, wanted, threads, monitor)
         })?;
-        let shape = [columns.rows, columns.moves_per_row];
-        let grid = |present: bool, flat: Vec<bool>| -> PyResult<Option<Bound<'py, PyAny>>> {
-            present
-                .then(|| Ok(PyArray1::from_vec(py, flat).reshape(shape)?.into_any()))
-                .transpose()
-        };
-        let best_mask = grid(best, columns.best_mask)?;
-        let (move_value, move_plies) = if moves {
-            (
-                Some(
-                    PyArray1::from_vec(py, columns.move_value)
-                        .reshape(shape)?
-                        .into_any(),
-                ),
-                Some(
-                    PyArray1::from_vec(py, columns.move_plies)
-                        .reshape(shape)?
-                        .into_any(),
-                ),
-            )
-        } else {
-            (None, None)
-        };
-        PyTuple::new(
-            py,
-            [
-                Some(PyArray1::from_vec(py, columns.value).into_any()),
-                Some(PyArray1::from_vec(py, columns.plies).into_any()),
-                best.then(|| PyArray1::from_vec(py, columns.best_move).into_any()),
-                best_mask,
-                Some(PyArray1::from_vec(py, columns.status).into_any()),
-                move_value,
-                move_plies,
-            ],
-        )
+        arrays(py, columns)
     }
 }
 

@@ -22,11 +22,8 @@ type PlainAnswer = (i8, u32, Vec<(usize, usize)>);
 binding! {
     /// Plain judge-style backtracking (no memo, no pruning): ``(value, plies, best_moves)`` from
     /// A's side.
-    fn backtrack_footholds(
-        py, board: &Bound<'py, PyAny>, aloc: &Bound<'py, PyAny>, bloc: &Bound<'py, PyAny>;
-        options = NODE_LIMIT
-    ) -> PlainAnswer {
-        let call = Call::new((board, aloc, bloc), &options)?;
+    fn backtrack_footholds(py, board, aloc, bloc; options = NODE_LIMIT) -> PlainAnswer {
+        let call = Call::new(board, aloc, bloc, &options)?;
         let result = search_detached(py, call.node_limit, |budget| {
             plain::backtrack(&call.board, call.a, call.b, budget).map_err(Error::from)
         })?;

@@ -1,26 +1,21 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
-use crate::engine::error::Error;
+use crate::engine::batch::raise_first_bad;
+use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool;
 use crate::games::mnk::solved::{self, NOT_LEGAL, table};
 use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
-use crate::input::options::OnError;
 use crate::input::rows::{CodeRows, Packed, RowsOf};
 use crate::py::arrays::Boards;
-use crate::py::batch::{RowsArg, detached, into_py, sequence_items};
-use crate::py::convert::{Names, err, to_analysis, to_item, to_solution, type_name, with_row};
+use crate::py::batch::{RowsArg, detached, into_py, row_item, sequence_items};
+use crate::py::convert::{Names, err, to_item, type_is_bytes_like, type_name};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple};
-
-const NAMES: Names<fn(u8) -> u8> = Names {
-    players: ["x", "o"],
-    to_move: |cell| cell,
-};
+use pyo3::types::{PyList, PySequence, PyString, PyTuple};
 
 register_functions!(
     value,
@@ -40,13 +35,16 @@ register_functions!(
 /// The table code of a board argument; a str takes the one-pass path.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
     if let Ok(text) = board.cast::<PyString>() {
-        return match text.to_str() {
-            Ok(text) => game::code_of_text(text),
-            Err(_) => game::code_of(&Item::Text(text.to_string_lossy())),
-        }
-        .map_err(err);
+        return text_code(text).map_err(err);
     }
     game::code_of(&to_item(board)?).map_err(err)
+}
+
+fn text_code(text: &Bound<'_, PyString>) -> CoreResult<usize> {
+    match text.to_str() {
+        Ok(text) => game::code_of_text(text),
+        Err(_) => game::code_of(&Item::Text(text.to_string_lossy())),
+    }
 }
 
 #[pyfunction]
@@ -65,8 +63,7 @@ fn outcome(board: &Bound<'_, PyAny>) -> PyResult<&'static str> {
 
 #[pyfunction]
 fn solve<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let solution = game::solve(code(board)?).map_err(err)?;
-    to_solution(py, solution, &NAMES)
+    Names::X_O.solution(py, game::solve(code(board)?).map_err(err)?)
 }
 
 #[pyfunction]
@@ -75,15 +72,14 @@ fn best_move(board: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
 }
 
 #[pyfunction]
-fn analyze<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let answers = game::analyze(code(board)?).map_err(err)?;
-    to_analysis(py, answers, &NAMES)
+fn analyze<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    Names::X_O.analysis(py, game::analyze(code(board)?).map_err(err)?)
 }
 
 #[pyfunction]
 fn to_move(board: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
     let player = game::to_move(code(board)?).map_err(err)?;
-    Ok(player.map(|player| NAMES.player(player)))
+    Ok(player.map(|player| Names::X_O.player(player)))
 }
 
 #[pyfunction]
@@ -113,10 +109,11 @@ fn batch_best_move<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> Answers<
 fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>> {
     let boards = Boards::new(array, false, &[2, 3], "(N, 9) or (N, 3, 3)", "boards")?;
     if !matches!(boards.board[..], [9] | [3, 3]) {
-        return Err(PyValueError::new_err(format!(
+        let message = format!(
             "boards must have shape (N, 9) or (N, 3, 3), got {:?}",
             array.shape()
-        )));
+        );
+        return Err(PyValueError::new_err(message));
     }
     Ok(boards)
 }
@@ -129,15 +126,14 @@ fn lookup_batch<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>, per_code: &[i8
         let rows = array.code_rows();
         let out = detached(py, false, "", |_| {
             let mut out = zeroed::<i8>(rows.len())?;
-            Ok(batch::lookup_rows(&rows, per_code, &mut out).map(|()| out))
+            batch::lookup_rows(&rows, per_code, &mut out).map(|()| out)
         })?;
-        let out = out.map_err(|bad| with_row(py, err(bad.error), bad.row))?;
         return Ok(PyArray1::from_vec(py, out));
     }
     let is_sequence = boards.is_instance_of::<PyList>()
         || boards.is_instance_of::<PyTuple>()
         || (boards.cast::<PySequence>().is_ok() && !boards.is_instance_of::<PyString>());
-    if !is_sequence || crate::py::convert::type_is_bytes_like(boards) {
+    if !is_sequence || type_is_bytes_like(boards) {
         return Err(PyTypeError::new_err(format!(
             "boards must be a numpy integer array or a sequence of boards, not {}",
             type_name(boards)
@@ -146,13 +142,19 @@ fn lookup_batch<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>, per_code: &[i8
     // No capacity from `len()`: a sequence may claim any length.
     let mut out = Vec::new();
     for (row, board) in boards.try_iter()?.enumerate() {
-        let code = code(&board?).map_err(|e| with_row(py, e, row))?;
-        let answer = per_code[code];
-        if answer == NOT_LEGAL {
-            return Err(with_row(py, err(solved::illegal_reason(code)), row));
-        }
+        let board = board?;
+        let code = match board.cast::<PyString>() {
+            Ok(text) => text_code(text),
+            Err(_) => row_item(&board)?.and_then(|item| game::code_of(&item)),
+        };
+        let answer = code.and_then(|code| match per_code[code] {
+            NOT_LEGAL => Err(solved::illegal_reason(code)),
+            answer => Ok(answer),
+        });
+        let answer = answer.map_err(|error| err(Error::InRow(row, Box::new(error))))?;
+        let bytes = out.len();
         out.try_reserve(1)
-            .map_err(|_| err(Error::OutOfMemory(OutOfMemory { bytes: out.len() })))?;
+            .map_err(|_| err(Error::OutOfMemory(OutOfMemory { bytes })))?;
         out.push(answer);
     }
     Ok(PyArray1::from_vec(py, out))
@@ -161,8 +163,8 @@ fn lookup_batch<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>, per_code: &[i8
 binding! {
     /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
     /// table: see `perfectplay.BatchSolution`.
-    fn batch_solve(py, boards: &Bound<'py, PyAny>; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
-        let (moves, raise, threads) = (options.moves, options.errors == OnError::Raise, pool::cpus());
+    fn batch_solve(py, boards; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
+        let (moves, on_error, threads) = (options.moves, options.errors, pool::cpus());
         let label = |rows: &CodeRows<'_>| {
             detached(py, false, "", |monitor| batch::label_rows(rows, moves, threads, monitor))
         };
@@ -172,22 +174,18 @@ binding! {
                 let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
                 let rows = &boards.rows;
                 let (codes, first_bad) = detached(py, false, "", |_| batch::rows_of_items(rows))?;
-                if raise && let Some((row, error)) = first_bad {
-                    return Err(with_row(py, err(error), row));
-                }
+                raise_first_bad(first_bad, on_error).map_err(err)?;
                 label(&CodeRows::Packed(Packed { cells: &codes, width: 9 }))?
             }
         };
-        if raise && let Some((row, error)) = first_bad {
-            return Err(with_row(py, err(error), row));
-        }
+        raise_first_bad(first_bad, on_error).map_err(err)?;
         into_py(py, columns)
     }
 }
 
 binding! {
     /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
-    fn random_positions(py, n: &Bound<'py, PyAny>; options = crate::py::mnk::RANDOM) -> Bound<'py, PyAny> {
+    fn random_positions(py, n; options = crate::py::mnk::RANDOM) -> Bound<'py, PyAny> {
         crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
     }
 }

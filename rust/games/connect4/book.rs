@@ -82,6 +82,27 @@ pub struct OwnedBooks {
 }
 
 impl OwnedBooks {
+    /// A book's columns: `keys` and `scores` of positions of up to `depth` stones, and the
+    /// 12-ply book's codes and scores.
+    pub fn new(
+        keys: Vec<u64>,
+        scores: Vec<i8>,
+        depth: u32,
+        deep: Option<(Vec<i32>, Vec<i8>)>,
+    ) -> crate::engine::error::Result<OwnedBooks> {
+        if keys.len() != scores.len() || deep.as_ref().is_some_and(|(c, s)| c.len() != s.len()) {
+            return crate::engine::error::malformed!(
+                "the book's keys (or codes) and scores differ in length"
+            );
+        }
+        Ok(OwnedBooks {
+            keys,
+            scores,
+            depth,
+            deep,
+        })
+    }
+
     pub fn books(&self) -> Books<'_> {
         Books {
             opening: Some(Book {

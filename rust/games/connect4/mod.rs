@@ -18,6 +18,7 @@
 //! winner's stones fall on a fixed parity: see [`engine_score`] and [`pons_score`].
 
 pub mod book;
+pub mod call;
 pub mod plain;
 pub mod search;
 pub mod table;

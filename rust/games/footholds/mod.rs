@@ -8,6 +8,7 @@
 //! gone (both stood on one cell and the opponent stepped away). Each move removes exactly one
 //! cell, so the scoring rule of `score.rs` counts the cells left at the end.
 
+pub mod call;
 pub mod plain;
 pub mod search;
 

@@ -7,6 +7,7 @@
 //! (rows * cols <= 64). A position is two such masks. The searches keep them relative to the
 //! side to move (`mine`, `theirs`); legality and the Python side see them as X and O.
 
+pub mod call;
 pub mod exhaustive;
 pub mod search;
 pub mod solved;

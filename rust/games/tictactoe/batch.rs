@@ -257,26 +257,19 @@ pub fn label_rows<T: CellCode, R: RowsOf<T> + ?Sized>(
     Ok((columns, first_bad))
 }
 
-/// The first bad row of a batch and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BatchError {
-    pub row: usize,
-    pub error: Error,
-}
-
 /// `out[r] = per_code[code of row r]` (`per_code` is `Table::value` or `Table::best_move`);
-/// stops at the first bad row.
+/// stops at the first bad row, its error `InRow`.
 pub fn lookup_rows<T: CellCode, R: RowsOf<T> + ?Sized>(
     rows: &R,
     per_code: &[i8],
     out: &mut [i8],
-) -> std::result::Result<(), BatchError> {
+) -> Result<()> {
     for (row, slot) in out.iter_mut().enumerate().take(rows.len()) {
         let cells = read_row(rows, row);
         let answer = T::code(&cells).map_or(NOT_LEGAL, |code| per_code[code]);
         if answer == NOT_LEGAL {
             let error = legal_code(&cells).expect_err("a row without an answer is bad");
-            return Err(BatchError { row, error });
+            return Err(Error::InRow(row, Box::new(error)));
         }
         *slot = answer;
     }
@@ -355,6 +348,6 @@ mod tests {
         let mut out = [0i8; 2];
         let rows: Vec<u8> = [[0u8; 9], [1, 1, 1, 0, 0, 0, 0, 0, 0]].concat();
         let bad = lookup_rows(&packed(&rows), &table().value, &mut out).unwrap_err();
-        assert_eq!(bad.row, 1);
+        assert!(matches!(bad, Error::InRow(1, _)), "{bad}");
     }
 }

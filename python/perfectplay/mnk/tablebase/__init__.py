@@ -302,13 +302,10 @@ class Tablebase:
         cols)`` of codes 0/1/2 or a sequence of boards."""
         moves, errors = flag(moves, "moves"), errors_arg(errors)
         self._ready(k)
-        value, plies, best_move, best_mask, status, move_value, move_plies = self._label(
+        columns = self._label(
             boards, errors, best=True, moves=moves, threads=threads, progress=progress
         )
-        nodes = np.zeros(len(value), dtype=np.uint64)
-        return BatchSolution(
-            value, plies, best_move, best_mask, status, nodes, move_value, move_plies
-        )
+        return BatchSolution(*columns)
 
     def probe(
         self, boards: Any, *, errors: str | None = None, threads: int | None = None
@@ -327,7 +324,7 @@ class Tablebase:
         columns = list(
             _core().label_rows(self.data, self.rows, self.cols, self.k, codes, **options)
         )
-        value, plies, best_move, best_mask, status, move_value, move_plies = columns
+        value, plies, best_move, best_mask, status, _nodes, move_value, move_plies = columns
         status[list(bad)] = BatchSolution.BAD
         if not status.any():
             return columns  # every row labelled (the common case, checked fast)

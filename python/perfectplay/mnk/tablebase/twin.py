@@ -373,6 +373,7 @@ def label_rows(
         best_move if best else None,
         best_mask if best else None,
         status_,
+        np.zeros(n, np.uint64),
         move_value if moves else None,
         move_plies if moves else None,
     )

@@ -1,0 +1,170 @@
+//! The public functions as plain calls: a position and its options checked into a [`Call`],
+//! answered by the search with the books given; a batch parsed and labelled; random positions
+//! drawn. `rust/py/connect4.rs` binds each to Python.
+
+use crate::engine::batch::{self, Parsed};
+use crate::engine::budget::Budget;
+use crate::engine::columns::Columns;
+use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
+use crate::engine::error::Result;
+use crate::engine::random::{play, random_rows};
+use crate::games::connect4::book::Books;
+use crate::games::connect4::search::{self, Solver, Tables};
+use crate::games::connect4::{
+    DEFAULT, Position, Shape, codes_of, finished_score, parse_batch, parse_position,
+};
+use crate::input::Item;
+use crate::input::options::{Checked, Scalar};
+use crate::input::rows::Rows;
+
+/// A checked call of one position: the position on its board and how to search it.
+pub struct Call {
+    pub shape: Shape,
+    pub position: Position,
+    pub node_limit: Option<u64>,
+    table_bytes: usize,
+    threads: usize,
+}
+
+impl Call {
+    pub fn new(position: &Item, options: &Checked) -> Result<Call> {
+        let (shape, position) = parse_position(position, (options.width, options.height))?;
+        let table_bytes =
+            (options.table_bytes).unwrap_or_else(|| search::default_table_bytes(&shape));
+        Ok(Call {
+            shape,
+            position,
+            node_limit: options.node_limit,
+            table_bytes,
+            threads: options.threads(),
+        })
+    }
+
+    /// Runs `work` on the rules and the solver (the tables this thread keeps) under `budget`.
+    fn run<T>(
+        &self,
+        books: Books<'_>,
+        budget: &mut Budget,
+        work: impl FnOnce(&mut Game<Shape, Solver>, &Position) -> Result<T>,
+    ) -> Result<T> {
+        search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
+            let mut solver = Solver::new(&self.shape, tables, budget, books, self.threads);
+            let answers = &mut solver;
+            work(
+                &mut Game {
+                    rules: &self.shape,
+                    answers,
+                },
+                &self.position,
+            )
+        })
+    }
+
+    /// Value, winner, plies, every best column and one optimal line, for the side to move.
+    pub fn solve(&self, books: Books<'_>, budget: &mut Budget) -> Result<Solution> {
+        let to_move = match self.position.moves % 2 {
+            0 => Player::First,
+            _ => Player::Second,
+        };
+        self.run(books, budget, |game, root| {
+            Ok(driver::solve(game, root, to_move, &AsGiven)?)
+        })
+    }
+
+    pub fn analyze(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        self.run(books, budget, |game, root| {
+            Ok(driver::analyze(game, root, &AsGiven)?)
+        })
+    }
+
+    pub fn best_move(&self, books: Books<'_>, budget: &mut Budget) -> Result<Option<u8>> {
+        self.run(books, budget, |game, root| {
+            Ok(driver::best_move(game, root, &AsGiven)?)
+        })
+    }
+
+    pub fn best_moves(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<u8>> {
+        self.run(books, budget, |game, root| {
+            Ok(driver::best_moves(game, root, &AsGiven)?)
+        })
+    }
+
+    /// Pons' score (a game that is over scores as its loss or draw); `weak`: only its sign,
+    /// as his solver's `-w` gives it (a win at once keeps its exact score).
+    pub fn score(&self, books: Books<'_>, weak: bool, budget: &mut Budget) -> Result<i32> {
+        if let Some(score) = finished_score(&self.shape, &self.position) {
+            return Ok(score);
+        }
+        self.run(books, budget, |game, root| {
+            Ok(game.answers.pons_score(root, weak)?)
+        })
+    }
+}
+
+/// The board of the options' `width=` and `height=` (7x6 where not given).
+pub fn shape_of(options: &Checked) -> Result<Shape> {
+    Shape::new(
+        options.width.unwrap_or(DEFAULT.0),
+        options.height.unwrap_or(DEFAULT.1),
+    )
+}
+
+/// A batch's positions, each read once, and its board: the positions' (see [`parse_batch`]),
+/// or the options'.
+pub fn parse_rows(
+    rows: &Rows,
+    options: &Checked,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Parsed<Position>, Shape)> {
+    let (parsed, shape) = parse_batch(rows, (options.width, options.height), monitor)?;
+    let shape = match shape {
+        Some(shape) => shape,
+        None => shape_of(options)?,
+    };
+    Ok((parsed, shape))
+}
+
+/// Labels a batch's positions on `shape`'s board (see [`batch::label`]), with the books.
+pub fn label_rows(
+    parsed: Parsed<Position>,
+    shape: &Shape,
+    books: Books<'_>,
+    options: &Checked,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Columns> {
+    let table_bytes = (options.table_bytes).unwrap_or_else(|| search::default_table_bytes(shape));
+    let (cells, moves) = (shape.cells, options.moves);
+    batch::label(
+        parsed,
+        shape.width as usize,
+        options,
+        || Ok(Tables::new(shape, table_bytes)?),
+        |tables, position, budget| {
+            let answers = &mut Solver::new(shape, tables, budget, books, 1);
+            let game = &mut Game {
+                rules: shape,
+                answers,
+            };
+            Ok(driver::label(game, position, moves, &AsGiven)?)
+        },
+        |position| cells - position.moves,
+        monitor,
+    )
+}
+
+/// `n` positions by uniformly random play from the empty board of the options' size: the
+/// board, the number of rows and their codes (top row first).
+pub fn random_positions(
+    n: &Scalar,
+    options: &Checked,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Shape, usize, Vec<u8>)> {
+    let shape = shape_of(options)?;
+    let cells = shape.cells;
+    let write = |random: &mut _, plies, codes: &mut [u8]| {
+        let position = play(&shape, &Position::EMPTY, plies, random);
+        codes.copy_from_slice(&codes_of(&shape, &position));
+    };
+    let (count, rows) = random_rows(n, options, cells, cells as usize, write, monitor)?;
+    Ok((shape, count, rows))
+}

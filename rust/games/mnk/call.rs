@@ -1,0 +1,127 @@
+//! The public functions as plain calls: a board, its k and the options checked into a
+//! [`Call`] the search answers; a batch labelled; random positions drawn (tic-tac-toe's
+//! too). `rust/py/mnk.rs` binds each to Python.
+
+use crate::engine::batch::{self, Parsed};
+use crate::engine::budget::Budget;
+use crate::engine::columns::Columns;
+use crate::engine::driver::{MoveAnswer, Solution};
+use crate::engine::error::Result;
+use crate::engine::random::{play, random_rows};
+use crate::games::mnk::{
+    BatchShape, Board, Geometry, Query, TableUse, empty_board, parse_board, search,
+};
+use crate::input::Item;
+use crate::input::grid::Grid;
+use crate::input::options::{Checked, Scalar, int};
+use std::sync::Arc;
+
+/// A checked call of one board: the legal position, its k and how to search it.
+pub struct Call {
+    pub query: Query,
+    pub node_limit: Option<u64>,
+    table_bytes: usize,
+}
+
+impl Call {
+    /// `grid` where `k` in a row wins, under the options.
+    pub fn new(grid: Grid<u8>, k: &Scalar, options: &Checked) -> Result<Call> {
+        let query = Query::new(&grid, int(k, "k")?)?;
+        let cells = grid.rows * grid.cols;
+        let table_bytes =
+            (options.table_bytes).unwrap_or_else(|| search::default_table_bytes(cells));
+        Ok(Call {
+            query,
+            node_limit: options.node_limit,
+            table_bytes,
+        })
+    }
+
+    /// The call of a board argument.
+    pub fn of_board(board: &Item, k: &Scalar, options: &Checked) -> Result<Call> {
+        Call::new(parse_board(board)?, k, options)
+    }
+
+    /// The call of the empty `rows` x `cols` board.
+    pub fn of_empty(rows: &Scalar, cols: &Scalar, k: &Scalar, options: &Checked) -> Result<Call> {
+        Call::new(
+            empty_board(int(rows, "rows")?, int(cols, "cols")?)?,
+            k,
+            options,
+        )
+    }
+
+    pub fn cols(&self) -> usize {
+        self.query.cols()
+    }
+
+    pub fn solve(&self, budget: &mut Budget) -> Result<Solution> {
+        self.query.solve(TableUse::Kept(self.table_bytes), budget)
+    }
+
+    pub fn analyze(&self, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        self.query.analyze(TableUse::Kept(self.table_bytes), budget)
+    }
+
+    pub fn best_move(&self, budget: &mut Budget) -> Result<Option<u8>> {
+        self.query
+            .best_move(TableUse::Kept(self.table_bytes), budget)
+    }
+}
+
+/// Labels a batch's boards (see [`batch::label`]); with no shape (no board could be read)
+/// every row is bad.
+pub fn label_rows(
+    parsed: Parsed<Board>,
+    shape: Option<BatchShape>,
+    options: &Checked,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Columns> {
+    let Some((engine, rows, cols)) = shape else {
+        let solve = |(): &mut (), _: &Board, _: &mut Budget| unreachable!("no row to solve");
+        return batch::label(parsed, 0, options, || Ok(()), solve, |_| 0, monitor);
+    };
+    let cells = rows * cols;
+    let table_bytes =
+        (options.table_bytes).unwrap_or_else(|| search::default_batch_table_bytes(cells));
+    let moves = options.moves;
+    batch::label(
+        parsed,
+        cells,
+        options,
+        || search::batch_table(&engine, table_bytes),
+        |table, &board, budget| {
+            let query = Query {
+                engine: engine.clone(),
+                board,
+            };
+            query.label(TableUse::Own(table), budget, moves)
+        },
+        |board| cells as u32 - (board.x | board.o).count_ones(),
+        monitor,
+    )
+}
+
+/// The engine (and geometry) of the empty `rows` x `cols` board where `k` in a row wins.
+pub fn engine_of(rows: &Scalar, cols: &Scalar, k: &Scalar) -> Result<Arc<search::Engine>> {
+    let grid = empty_board(int(rows, "rows")?, int(cols, "cols")?)?;
+    search::engine(grid.rows, grid.cols, int(k, "k")?)
+}
+
+/// `n` positions of a geometry by uniformly random play from the empty board: the number of
+/// rows and their codes, row by row.
+pub fn random_positions(
+    geometry: &Geometry,
+    n: &Scalar,
+    options: &Checked,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(usize, Vec<u8>)> {
+    let cells = geometry.cells();
+    let write = |random: &mut _, plies, codes: &mut [u8]| {
+        let board = play(geometry, &Board { x: 0, o: 0 }, plies, random);
+        for (cell, code) in codes.iter_mut().enumerate() {
+            *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
+        }
+    };
+    random_rows(n, options, cells as u32, cells, write, monitor)
+}
