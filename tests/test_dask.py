@@ -23,9 +23,11 @@ from tests_support import perfectplay_command
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
+    # A dashboard on a free port: two test workers starting clusters at once would both ask
+    # for 8787, and the second's warning is an error here.
     with (
         LocalCluster(
-            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):

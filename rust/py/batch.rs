@@ -71,53 +71,10 @@ pub fn labelled<'py, T: Send>(
     )
 }
 
-/// A tqdm progress bar on standard error, or nothing. Held unbound: it is updated from
-/// inside the batch loop, which runs without the GIL.
-struct Progress {
-    bar: Option<Py<PyAny>>,
-    shown: usize,
-}
-
-impl Progress {
-    fn new(py: Python<'_>, show: bool, what: &str) -> PyResult<Progress> {
-        let bar = if show {
-            let tqdm = py.import("tqdm")?.getattr("tqdm")?;
-            let kwargs = pyo3::types::PyDict::new(py);
-            kwargs.set_item("desc", what)?;
-            kwargs.set_item("unit", " positions")?;
-            kwargs.set_item("file", py.import("sys")?.getattr("stderr")?)?;
-            Some(tqdm.call((), Some(&kwargs))?.unbind())
-        } else {
-            None
-        };
-        Ok(Progress { bar, shown: 0 })
-    }
-
-    fn update(&mut self, py: Python<'_>, done: usize, total: usize) -> PyResult<()> {
-        if let Some(bar) = &self.bar {
-            let bar = bar.bind(py);
-            if self.shown == 0 {
-                bar.setattr("total", total)?;
-            }
-            if done > self.shown {
-                bar.call_method1("update", (done - self.shown,))?;
-                self.shown = done;
-            }
-        }
-        Ok(())
-    }
-
-    fn close(&self, py: Python<'_>) -> PyResult<()> {
-        if let Some(bar) = &self.bar {
-            bar.bind(py).call_method0("close")?;
-        }
-        Ok(())
-    }
-}
-
 /// Runs `work` without the GIL. `work` gets a monitor `(done, total) -> stop?` to call now and
-/// then from the thread that called this: it draws the progress bar and, on the main thread,
-/// stops the work at Ctrl-C, whose KeyboardInterrupt is then raised.
+/// then from the thread that called this: it draws the progress bar (`progress`: a
+/// `perfectplay._kernel.batch.Progress` named `what`) and, on the main thread, stops the work
+/// at Ctrl-C, whose KeyboardInterrupt is then raised.
 pub fn detached<T: Send>(
     py: Python<'_>,
     progress: bool,
@@ -125,18 +82,27 @@ pub fn detached<T: Send>(
     work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let main_thread = is_main_thread(py)?;
-    let mut bar = Progress::new(py, progress, what)?;
+    let bar = match progress {
+        true => Some(
+            py.import("perfectplay._kernel.batch")?
+                .call_method1("Progress", (what,))?,
+        ),
+        false => None,
+    };
+    let bar = bar.map(Bound::unbind);
     let mut interrupt: Option<PyErr> = None;
     let mut failure: Option<PyErr> = None;
     let result = py.detach(|| {
         work(&mut |done, total| {
             // Signals reach only the main thread: elsewhere, with no bar to draw, the GIL is
             // not taken at all.
-            if bar.bar.is_none() && !main_thread {
+            if bar.is_none() && !main_thread {
                 return false;
             }
             Python::attach(|py| {
-                if let Err(error) = bar.update(py, done, total) {
+                if let Some(bar) = &bar
+                    && let Err(error) = bar.call1(py, (done, total))
+                {
                     failure = Some(error);
                     return true;
                 }
@@ -150,7 +116,9 @@ pub fn detached<T: Send>(
             })
         })
     });
-    bar.close(py)?;
+    if let Some(bar) = bar {
+        bar.call_method0(py, "close")?;
+    }
     match failure.or(interrupt) {
         Some(error) => Err(error),
         None => result.map_err(err),

@@ -6,26 +6,18 @@ use crate::games::connect4::book::{Books, OwnedBooks};
 use crate::games::connect4::call::{self, Call};
 use crate::games::connect4::{DEFAULT, Shape, parse_position, search};
 use crate::py::batch::{detached, labelled, rows_arg, shaped};
-use crate::py::convert::{Names, err, search_detached, to_item, type_name};
+use crate::py::convert::{Names, err, search_detached, to_item};
 use crate::py::options::{Options, to_scalar};
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
 
-register_functions!(
-    solve,
-    analyze,
-    best_move,
-    best_moves,
-    value,
-    score,
-    is_reachable,
-    batch_solve,
-    clear_tables,
+register_functions! {
+    solve, analyze, best_move, best_moves, value, score, is_reachable, batch_solve, clear_tables,
     random_positions
-);
+}
 
 /// The options of a function of one position.
 const POSITION: &[&str] = &[
@@ -109,11 +101,13 @@ binding! {
     }
 }
 
-/// Forgets what this thread's searches learnt: the next search starts from empty tables (as
-/// benchmarks that time each position "from a cleared table" want).
-#[pyfunction]
-fn clear_tables() {
-    search::clear_kept_tables();
+binding! {
+    /// Forgets what this thread's searches learnt: the next search starts from empty tables (as
+    /// benchmarks that time each position "from a cleared table" want).
+    fn clear_tables(_py) -> () {
+        search::clear_kept_tables();
+        Ok(())
+    }
 }
 
 /// `batch_solve`'s options.
@@ -219,65 +213,33 @@ fn copy_of(book: &Bound<'_, PyAny>) -> PyResult<Py<BookCopy>> {
     }
 }
 
-const BOOK_FORMS: &str = "book must be 'packaged', None or a perfectplay.openings.Book";
-
-/// The packaged books on 7x6 (found, read and checked by
-/// `perfectplay.connect4.openings.packaged()`, copied once a process), none on other sizes.
-fn packaged_for(py: Python<'_>, shape: &Shape) -> PyResult<BookChoice> {
-    static PACKAGED: PyOnceLock<Py<BookCopy>> = PyOnceLock::new();
-    if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT {
-        return Ok(None);
-    }
-    let copy = PACKAGED.get_or_try_init(py, || {
-        let openings = py.import("perfectplay.connect4.openings")?;
-        let book = openings.call_method0("packaged")?;
-        if book.getattr("deep")?.is_none() {
-            return Err(PyValueError::new_err(
-                "the packaged book has no 12-ply book",
-            ));
-        }
-        copy_of(&book)
-    })?;
-    Ok(Some(copy.clone_ref(py)))
-}
-
-/// `book=`: not given or `'packaged'` (the packaged 7x6 book and the 12-ply book, on 7x6;
-/// nothing on other sizes), None, or a book of the board's size.
+/// The books of a call given `book=` (`None`: not given) on `shape`'s board, as
+/// `perfectplay.connect4.openings.book_for` resolves it for both backends: not given, the
+/// packaged books on 7x6 (copied once a process), none on other sizes.
 fn book_arg(
     py: Python<'_>,
     book: Option<&Bound<'_, PyAny>>,
     shape: &Shape,
 ) -> PyResult<BookChoice> {
-    let Some(book) = book else {
-        return packaged_for(py, shape);
+    static PACKAGED: PyOnceLock<Py<BookCopy>> = PyOnceLock::new();
+    let book_for = |book: &Bound<'_, PyAny>| {
+        let openings = py.import("perfectplay.connect4.openings")?;
+        let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
+        match found.is_none() {
+            true => Ok(None),
+            false => copy_of(&found).map(Some),
+        }
     };
-    if book.is_none() {
-        return Ok(None);
-    }
-    if let Ok(name) = book.cast::<PyString>() {
-        if name.to_string_lossy() != "packaged" {
-            return Err(PyValueError::new_err(format!(
-                "{BOOK_FORMS}, not {}",
-                name.repr()?
-            )));
-        }
-        return packaged_for(py, shape);
-    }
-    for field in ["width", "height", "depth", "keys", "scores", "deep"] {
-        if !book.hasattr(field)? {
-            let message = format!("{BOOK_FORMS}, not {}", type_name(book));
-            return Err(PyTypeError::new_err(message));
+    match book {
+        Some(book) => book_for(book),
+        None if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(None),
+        None => {
+            let packaged = PACKAGED.get_or_try_init(py, || {
+                let copy = book_for(&PyString::new(py, "packaged"))?;
+                let deep = copy.filter(|copy| copy.get().books.deep.is_some());
+                deep.ok_or_else(|| PyValueError::new_err("the packaged book has no 12-ply book"))
+            })?;
+            Ok(Some(packaged.clone_ref(py)))
         }
     }
-    let size: (u32, u32) = (
-        book.getattr("width")?.extract()?,
-        book.getattr("height")?.extract()?,
-    );
-    if size != (shape.width, shape.height) {
-        return Err(PyValueError::new_err(format!(
-            "the book is for {}x{} boards, not {}x{}",
-            size.0, size.1, shape.width, shape.height
-        )));
-    }
-    Ok(Some(copy_of(book)?))
 }

@@ -103,28 +103,13 @@ fn item_at(obj: &Bound<'_, PyAny>, depth: usize, unwraps: usize) -> PyResult<Ite
     }
     // Lists and tuples, the common case, are read by index: no iterator object.
     if let Ok(list) = obj.cast::<PyList>() {
-        return sequence_item(list.iter(), list.len(), depth);
+        return sequence_item(list.len(), depth, || Ok(list.iter().map(Ok)));
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return sequence_item(tuple.iter(), tuple.len(), depth);
+        return sequence_item(tuple.len(), depth, || Ok(tuple.iter().map(Ok)));
     }
     if obj.cast::<PySequence>().is_ok() {
-        let len = obj.len()?;
-        if len > MAX_CELLS {
-            return Ok(Item::Long(len));
-        }
-        if depth >= MAX_DEPTH {
-            return Ok(Item::Seq(Vec::new()));
-        }
-        // `len()` may lie: read one item past the most any board has, never more.
-        let mut items = Vec::new();
-        for item in obj.try_iter()? {
-            if items.len() == MAX_CELLS {
-                return Ok(Item::Long(MAX_CELLS + 1));
-            }
-            items.push(item_at(&item?, depth + 1, 0)?);
-        }
-        return Ok(Item::Seq(items));
+        return sequence_item(obj.len()?, depth, || obj.try_iter());
     }
     if obj.hasattr("tolist")? && obj.hasattr("shape")? {
         if unwraps >= MAX_UNWRAPS {
@@ -146,11 +131,12 @@ fn item_at(obj: &Bound<'_, PyAny>, depth: usize, unwraps: usize) -> PyResult<Ite
     Ok(Item::Other(type_name(obj)))
 }
 
-/// The [`Item`] of a list or tuple's `len` items.
-fn sequence_item<'py>(
-    items: impl Iterator<Item = Bound<'py, PyAny>>,
+/// The [`Item`] of a sequence of `len` items, read from `items()` unless it is too long or too
+/// deep to inspect.
+fn sequence_item<'py, I: Iterator<Item = PyResult<Bound<'py, PyAny>>>>(
     len: usize,
     depth: usize,
+    items: impl FnOnce() -> PyResult<I>,
 ) -> PyResult<Item<'static>> {
     if len > MAX_CELLS {
         return Ok(Item::Long(len));
@@ -158,9 +144,13 @@ fn sequence_item<'py>(
     if depth >= MAX_DEPTH {
         return Ok(Item::Seq(Vec::new()));
     }
+    // `len()` may lie: read one item past the most any board has, never more.
     let mut converted = Vec::with_capacity(len);
-    for item in items {
-        converted.push(item_at(&item, depth + 1, 0)?);
+    for item in items()? {
+        if converted.len() == MAX_CELLS {
+            return Ok(Item::Long(MAX_CELLS + 1));
+        }
+        converted.push(item_at(&item?, depth + 1, 0)?);
     }
     Ok(Item::Seq(converted))
 }

@@ -12,7 +12,9 @@ use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PySequence, PyString, PyTuple};
 
-register_functions!(solve, total_moves, analyze, batch_solve, random_positions);
+register_functions! {
+    solve, total_moves, analyze, batch_solve, random_positions
+}
 
 /// The board, the two locations and the node limit of a call.
 pub struct Call {

@@ -10,15 +10,9 @@ use crate::py::options::{Options, int_arg, to_scalar};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-register_functions!(
-    solve,
-    solve_empty,
-    analyze,
-    best_move,
-    is_reachable,
-    batch_solve,
-    random_positions
-);
+register_functions! {
+    solve, solve_empty, analyze, best_move, is_reachable, batch_solve, random_positions
+}
 
 /// The options of a function of one board.
 const BOARD: &[&str] = &["node_limit", "table_mb", "tablebase"];
@@ -85,11 +79,12 @@ binding! {
     }
 }
 
-/// Can the board arise in play? Raises only for malformed input.
-#[pyfunction]
-fn is_reachable(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let grid = game::parse_board(&to_item(board)?).map_err(err)?;
-    game::is_reachable(&grid, int_arg(k, "k")?).map_err(err)
+binding! {
+    /// Can the board arise in play? Raises only for malformed input.
+    fn is_reachable(_py, board, k) -> bool {
+        let grid = game::parse_board(&to_item(board)?).map_err(err)?;
+        game::is_reachable(&grid, int_arg(k, "k")?).map_err(err)
+    }
 }
 
 /// `batch_solve`'s options.

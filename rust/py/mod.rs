@@ -14,11 +14,12 @@ macro_rules! register_functions {
     };
 }
 
-/// A function of keyword options: `binding! { /// doc
+/// A binding: `binding! { /// doc
 /// fn name(py, a, b: Type, ...; options = ALLOWED) -> Answer { body } }` is the `#[pyfunction]`
 /// of `(a, b, ..., **options)` whose keyword options (among `ALLOWED`) are read and checked into
-/// `options` before `body` runs: a binding is its name, its own parameters and a call. A
-/// parameter without a type is any object (`&Bound<'py, PyAny>`).
+/// `options` before `body` runs: a binding is its name, its own parameters and a call. Without
+/// `; options = ...` the function takes no options. A parameter without a type is any object
+/// (`&Bound<'py, PyAny>`).
 macro_rules! binding {
     (
         $(#[$doc:meta])*
@@ -37,6 +38,15 @@ macro_rules! binding {
             let $options = crate::py::options::Options::read(options, stringify!($name), $allowed)?;
             $body
         }
+    };
+    (
+        $(#[$doc:meta])*
+        fn $name:ident($py:ident $(, $arg:ident $(: $type:ty)?)*) -> $answer:ty $body:block
+    ) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[allow(clippy::too_many_arguments)] // the Python signature's, not a Rust API
+        fn $name<'py>($py: Python<'py>, $($arg: parameter!($($type)?),)*) -> PyResult<$answer> $body
     };
 }
 

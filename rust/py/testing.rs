@@ -9,12 +9,9 @@ use crate::py::footholds::{Call, NODE_LIMIT};
 use crate::py::options::int_arg;
 use pyo3::prelude::*;
 
-register_functions!(
-    backtrack_footholds,
-    exhaustive_mnk,
-    build_tictactoe_table,
-    plain_connect4
-);
+register_functions! {
+    backtrack_footholds, exhaustive_mnk, build_tictactoe_table, plain_connect4
+}
 
 /// (value, plies, best moves as (row, col)) from a plain reference search.
 type PlainAnswer = (i8, u32, Vec<(usize, usize)>);

@@ -17,20 +17,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySequence, PyString, PyTuple};
 
-register_functions!(
-    value,
-    outcome,
-    solve,
-    best_move,
-    analyze,
-    to_move,
-    is_reachable,
-    is_valid_final,
-    batch_values,
-    batch_best_move,
-    batch_solve,
-    random_positions
-);
+register_functions! {
+    value, outcome, solve, best_move, analyze, to_move, is_reachable, is_valid_final, batch_values,
+    batch_best_move, batch_solve, random_positions
+}
 
 /// The table code of a board argument; a str takes the one-pass path.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -47,62 +37,69 @@ fn text_code(text: &Bound<'_, PyString>) -> CoreResult<usize> {
     }
 }
 
-#[pyfunction]
-fn value(board: &Bound<'_, PyAny>) -> PyResult<i8> {
-    game::value(code(board)?).map_err(err)
+binding! {
+    fn value(_py, board) -> i8 {
+        game::value(code(board)?).map_err(err)
+    }
 }
 
-#[pyfunction]
-fn outcome(board: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-    Ok(match game::outcome(code(board)?).map_err(err)? {
-        Outcome::X => "x",
-        Outcome::O => "o",
-        Outcome::Draw => "draw",
-    })
+binding! {
+    fn outcome(_py, board) -> &'static str {
+        Ok(match game::outcome(code(board)?).map_err(err)? {
+            Outcome::X => "x",
+            Outcome::O => "o",
+            Outcome::Draw => "draw",
+        })
+    }
 }
 
-#[pyfunction]
-fn solve<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    Names::X_O.solution(py, game::solve(code(board)?).map_err(err)?)
+binding! {
+    fn solve(py, board) -> Bound<'py, PyAny> {
+        Names::X_O.solution(py, game::solve(code(board)?).map_err(err)?)
+    }
 }
 
-#[pyfunction]
-fn best_move(board: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
-    game::best_move(code(board)?).map_err(err)
+binding! {
+    fn best_move(_py, board) -> Option<u8> {
+        game::best_move(code(board)?).map_err(err)
+    }
 }
 
-#[pyfunction]
-fn analyze<'py>(py: Python<'py>, board: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    Names::X_O.analysis(py, game::analyze(code(board)?).map_err(err)?)
+binding! {
+    fn analyze(py, board) -> Bound<'py, PyAny> {
+        Names::X_O.analysis(py, game::analyze(code(board)?).map_err(err)?)
+    }
 }
 
-#[pyfunction]
-fn to_move(board: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
-    let player = game::to_move(code(board)?).map_err(err)?;
-    Ok(player.map(|player| Names::X_O.player(player)))
+binding! {
+    fn to_move(_py, board) -> Option<&'static str> {
+        let player = game::to_move(code(board)?).map_err(err)?;
+        Ok(player.map(|player| Names::X_O.player(player)))
+    }
 }
 
-#[pyfunction]
-fn is_reachable(board: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(game::is_reachable(code(board)?))
+binding! {
+    fn is_reachable(_py, board) -> bool {
+        Ok(game::is_reachable(code(board)?))
+    }
 }
 
-#[pyfunction]
-fn is_valid_final(board: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(game::is_valid_final(code(board)?))
+binding! {
+    fn is_valid_final(_py, board) -> bool {
+        Ok(game::is_valid_final(code(board)?))
+    }
 }
 
-/// A column of one answer a board.
-type Answers<'py> = PyResult<Bound<'py, PyArray1<i8>>>;
-
-#[pyfunction]
-fn batch_values<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> Answers<'py> {
-    lookup_batch(py, boards, &table().value)
+binding! {
+    fn batch_values(py, boards) -> Bound<'py, PyArray1<i8>> {
+        lookup_batch(py, boards, &table().value)
+    }
 }
 
-#[pyfunction]
-fn batch_best_move<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>) -> Answers<'py> {
-    lookup_batch(py, boards, &table().best_move)
+binding! {
+    fn batch_best_move(py, boards) -> Bound<'py, PyArray1<i8>> {
+        lookup_batch(py, boards, &table().best_move)
+    }
 }
 
 /// A batch array of shape (N, 9) or (N, 3, 3), read in place.
@@ -120,7 +117,11 @@ fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>>
 
 /// Looks up every row of a batch in `per_code` (the table's values or first best moves); the
 /// first bad row raises. A sequence is read board by board, up to its first bad one.
-fn lookup_batch<'py>(py: Python<'py>, boards: &Bound<'py, PyAny>, per_code: &[i8]) -> Answers<'py> {
+fn lookup_batch<'py>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    per_code: &[i8],
+) -> PyResult<Bound<'py, PyArray1<i8>>> {
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         let array = board_array(array)?;
         let rows = array.code_rows();

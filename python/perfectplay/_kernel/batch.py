@@ -110,6 +110,27 @@ def progress_bar(show: bool, what: str, total: int) -> Any:
     return tqdm.tqdm(total=total, desc=what, unit=" positions", file=sys.stderr)
 
 
+class Progress:
+    """A tqdm bar on standard error that the compiled core's long jobs draw: made at the
+    start, told ``(done, total)`` now and then, closed at the end."""
+
+    def __init__(self, what: str) -> None:
+        import tqdm
+
+        self.bar = tqdm.tqdm(desc=what, unit=" positions", file=sys.stderr)
+        self.shown = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.shown == 0:
+            self.bar.total = total
+        if done > self.shown:
+            self.bar.update(done - self.shown)
+            self.shown = done
+
+    def close(self) -> None:
+        self.bar.close()
+
+
 def rows_of(parse: Callable[..., Row], *arguments: Any) -> Row | BaseException:
     """``parse(*arguments)``: a row parsed, or the exception that says why it cannot be."""
     try:

@@ -54,6 +54,7 @@ from perfectplay._kernel import score
 from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.batch import progress_bar
 from perfectplay._kernel.files import open_regular, write_whole
+from perfectplay._kernel.options import PACKAGED as PACKAGED_NAME
 from perfectplay._kernel.options import flag
 from perfectplay.connect4.rules import Position, Shape, pons_of
 
@@ -404,6 +405,27 @@ def load(path: str) -> Book:
     with open_regular(path) as file:
         data = file.read()
     return _decode(data, str(path))
+
+
+_BOOK_FORMS = "book must be 'packaged', None or a perfectplay.openings.Book"
+_BOOK_FIELDS = ("width", "height", "depth", "keys", "scores", "deep")
+
+
+def book_for(book: Any, width: int, height: int) -> Book | None:
+    """The book a call given ``book=`` reads on a ``width`` x ``height`` board (both backends
+    ask here): ``'packaged'`` (the packaged 7x6 book and the 12-ply book, on 7x6; nothing on
+    other sizes), None, or a book of the board's size."""
+    if book is None:
+        return None
+    if isinstance(book, str):
+        if book != PACKAGED_NAME:
+            raise ValueError(f"{_BOOK_FORMS}, not {book!r}")
+        return packaged() if (width, height) == PACKAGED_SIZE else None
+    if not all(hasattr(book, field) for field in _BOOK_FIELDS):
+        raise TypeError(f"{_BOOK_FORMS}, not {type(book).__name__}")
+    if (book.width, book.height) != (width, height):
+        raise ValueError(f"the book is for {book.width}x{book.height} boards, not {width}x{height}")
+    return book  # type: ignore[no-any-return]
 
 
 @functools.cache

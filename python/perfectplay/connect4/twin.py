@@ -14,11 +14,10 @@ import numpy as np
 from perfectplay._kernel import batch, driver
 from perfectplay._kernel import score as scoring
 from perfectplay._kernel.args import to_item
-from perfectplay._kernel.options import PACKAGED, Options, SearchOptions, random_args
+from perfectplay._kernel.options import Options, SearchOptions, random_args
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.connect4 import openings
 from perfectplay.connect4.rules import (
-    DEFAULT,
     Position,
     Shape,
     codes_of,
@@ -102,29 +101,8 @@ class _Search:
         return result
 
 
-_BOOK_FORMS = "book must be 'packaged', None or a perfectplay.openings.Book"
-_BOOK_FIELDS = ("width", "height", "depth", "keys", "scores", "deep")
-
-
 def _book_arg(book: Any, shape: Shape) -> Any:
-    """``book=``: ``'packaged'`` (the packaged 7x6 book and the 12-ply book, on 7x6; nothing on
-    other sizes), None, or a book of the board's size."""
-    if book is None:
-        return None
-    if isinstance(book, str):
-        if book != PACKAGED:
-            raise ValueError(f"{_BOOK_FORMS}, not {book!r}")
-        if (shape.width, shape.height) != DEFAULT:
-            return None
-        return openings.packaged()
-    if not all(hasattr(book, field) for field in _BOOK_FIELDS):
-        raise TypeError(f"{_BOOK_FORMS}, not {type(book).__name__}")
-    size = (book.width, book.height)
-    if size != (shape.width, shape.height):
-        raise ValueError(
-            f"the book is for {size[0]}x{size[1]} boards, not {shape.width}x{shape.height}"
-        )
-    return book
+    return openings.book_for(book, shape.width, shape.height)
 
 
 class _Call:

@@ -24,7 +24,10 @@ mod stats;
 pub use probe::{Probe, Wanted};
 
 use crate::engine::error::{Result, malformed};
-use crate::games::mnk::Geometry;
+use crate::engine::memory::zeroed;
+use crate::engine::tiers;
+use crate::games::mnk::{Geometry, empty_board};
+use crate::input::options::{Scalar, int};
 use rank::{RankTables, binom, rank_tables, x_marks};
 
 /// The most cells a tablebase board has.
@@ -43,6 +46,47 @@ pub struct Tiers {
 }
 
 impl Tiers {
+    /// The tiers of the game given as its arguments `rows`, `cols` and `k` are.
+    pub fn of(rows: &Scalar, cols: &Scalar, k: &Scalar) -> Result<Tiers> {
+        let grid = empty_board(int(rows, "rows")?, int(cols, "cols")?)?;
+        Tiers::new(grid.rows, grid.cols, int(k, "k")?)
+    }
+
+    /// What a progress bar of a job on the whole table says.
+    pub fn what(&self, job: &str) -> String {
+        let g = &self.geometry;
+        format!("{job} {}x{} k={}", g.rows, g.cols, g.k)
+    }
+
+    /// Ranks `start .. start + count` of `tier` solved, given the next tier's entries: one
+    /// piece of a distributed build (the same code as the whole build).
+    pub fn build_range(
+        &self,
+        (tier, start, count): (usize, usize, usize),
+        next: &[u8],
+        threads: usize,
+        monitor: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Vec<u8>> {
+        tiers::check_range(self, tier, start, count, next.len())?;
+        let mut out = zeroed::<u8>(count)?;
+        let mut done = |done| monitor(done, count);
+        tiers::solve_tier_range(self, tier, start, &mut out, next, threads, &mut done)?;
+        Ok(out)
+    }
+
+    /// Checks that boards of shape `board` (after the rows' axis) are this table's.
+    pub fn check_boards(&self, rows: usize, board: &[usize]) -> Result<()> {
+        let g = &self.geometry;
+        if board != [g.rows, g.cols] {
+            let shape = [&[rows][..], board].concat();
+            let (rows, cols) = (g.rows, g.cols);
+            return malformed!(
+                "boards must have shape (N, {rows}, {cols}) for this tablebase, got {shape:?}"
+            );
+        }
+        Ok(())
+    }
+
     /// The tiers of the `rows x cols` game where `k` in a row wins (at most 20 cells).
     pub fn new(rows: usize, cols: usize, k: i128) -> Result<Tiers> {
         let geometry = Geometry::new(rows, cols, k)?;

@@ -13,6 +13,7 @@ use crate::engine::table::prefetch;
 use crate::engine::tiers::{UNREACHED, score_of};
 use crate::engine::window::cells_of;
 use crate::games::mnk::{Board, Geometry};
+use crate::input::Item;
 use crate::input::rows::RowsOf;
 use std::ops::Range;
 
@@ -33,6 +34,14 @@ impl<'a> Probe<'a> {
             data,
             damaged: None,
         })
+    }
+
+    /// A probe of `data` at a board argument, legal and of the table's shape.
+    pub fn at(tiers: &'a Tiers, data: &'a [u8], board: &Item) -> Result<(Probe<'a>, Board)> {
+        let probe = Probe::new(tiers, data)?;
+        let grid = crate::games::mnk::parse_board(board)?;
+        let board = probe.board(grid.rows, grid.cols, &grid.cells)?;
+        Ok((probe, board))
     }
 
     /// A legal board of this table's shape, or why not.
