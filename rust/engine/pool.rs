@@ -51,6 +51,9 @@ pub fn this_process() -> u64 {
     1 << 63 | u64::from(std::process::id())
 }
 
+/// What long work calls now and then with `(done, total)`: `true` means stop now.
+pub type Monitor<'a> = &'a mut dyn FnMut(usize, usize) -> bool;
+
 /// What a piece of work polls: `true` means stop now.
 pub type Poll<'a> = &'a mut dyn FnMut() -> bool;
 

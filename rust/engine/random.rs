@@ -106,7 +106,7 @@ pub fn random_rows(
     most: u32,
     width: usize,
     write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
-    monitor: impl FnMut(usize, usize) -> bool,
+    monitor: pool::Monitor,
 ) -> Result<(usize, Vec<u8>)> {
     let args = RandomArgs::new(n, options, most)?;
     let mut rows = zeroed(args.count.saturating_mul(width))?;

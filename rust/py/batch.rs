@@ -6,6 +6,7 @@ use crate::engine::batch::{LOOK_EVERY, Parsed};
 use crate::engine::columns::Columns;
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
 use crate::py::arrays::Boards;
@@ -62,7 +63,7 @@ pub fn labelled<'py, T: Send>(
     options: &Options<'_>,
     what: &str,
     parsed: Parsed<T>,
-    label: impl FnOnce(Parsed<T>, &mut dyn FnMut(usize, usize) -> bool) -> CoreResult<Columns> + Send,
+    label: impl FnOnce(Parsed<T>, Monitor) -> CoreResult<Columns> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let parsed = parsed.raise_first_bad(options.errors).map_err(err)?;
     into_py(
@@ -79,7 +80,7 @@ pub fn detached<T: Send>(
     py: Python<'_>,
     progress: bool,
     what: &str,
-    work: impl FnOnce(&mut dyn FnMut(usize, usize) -> bool) -> CoreResult<T> + Send,
+    work: impl FnOnce(Monitor) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let main_thread = is_main_thread(py)?;
     let bar = match progress {
@@ -123,6 +124,14 @@ pub fn detached<T: Send>(
         Some(error) => Err(error),
         None => result.map_err(err),
     }
+}
+
+/// `work` without the GIL and without a progress bar (see [`detached`]).
+pub fn released<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(Monitor) -> CoreResult<T> + Send,
+) -> PyResult<T> {
+    detached(py, false, "", work)
 }
 
 /// A batch argument as plain data, with the array it reads in place (kept alive meanwhile).

@@ -2,10 +2,11 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::{Error, Result as CoreResult};
+use crate::engine::pool::Monitor;
 use crate::games::connect4::book::{Books, OwnedBooks};
 use crate::games::connect4::call::{self, Call};
 use crate::games::connect4::{DEFAULT, Shape, parse_position, search};
-use crate::py::batch::{detached, labelled, rows_arg, shaped};
+use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, err, search_detached, to_item};
 use crate::py::options::{Options, to_scalar};
 use numpy::PyReadonlyArray1;
@@ -13,11 +14,6 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
-
-register_functions! {
-    solve, analyze, best_move, best_moves, value, score, is_reachable, batch_solve, clear_tables,
-    random_positions
-}
 
 /// The options of a function of one position.
 const POSITION: &[&str] = &[
@@ -42,55 +38,42 @@ fn answer<T: Send>(
     search_detached(py, call.node_limit, |budget| work(&call, books, budget))
 }
 
-binding! {
+bindings! {
     /// Solves a Connect Four position: value, winner, plies, every best column and one optimal
     /// line, for the side to move.
     fn solve(py, position; options = POSITION) -> Bound<'py, PyAny> {
         Names::X_O.solution(py, answer(py, position, &options, Call::solve)?)
     }
-}
 
-binding! {
     /// {column: (value for the player making the move, plies from now with it)} for every legal
     /// column.
     fn analyze(py, position; options = POSITION) -> Bound<'py, PyAny> {
         Names::X_O.analysis(py, answer(py, position, &options, Call::analyze)?)
     }
-}
 
-binding! {
     /// The first best column, or None once the game is over.
     fn best_move(py, position; options = POSITION) -> Option<u8> {
         answer(py, position, &options, Call::best_move)
     }
-}
 
-binding! {
     /// Every best column, ascending (none once the game is over): `solve`'s best moves without
     /// its line, so cheaper early in a game.
     fn best_moves(py, position; options = POSITION) -> Bound<'py, PyTuple> {
         PyTuple::new(py, answer(py, position, &options, Call::best_moves)?)
     }
-}
 
-binding! {
     /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
     fn value(py, position; options = POSITION) -> i8 {
-        let score = answer(py, position, &options, |call, books, budget| call.score(books, true, budget))?;
-        Ok(score.signum() as i8)
+        answer(py, position, &options, Call::value)
     }
-}
 
-binding! {
     /// Pons' score of the position (see the module's documentation); ``weak=True`` only its
     /// sign, as his solver's ``-w`` gives it (a win at once keeps its exact score).
     fn score(py, position; options = &[POSITION, &["weak"]].concat()) -> i32 {
         let weak = options.weak;
         answer(py, position, &options, |call, books, budget| call.score(books, weak, budget))
     }
-}
 
-binding! {
     /// Can the position arise in play? Raises only for malformed input.
     fn is_reachable(_py, position; options = &["width", "height"]) -> bool {
         match parse_position(&to_item(position)?, (options.width, options.height)) {
@@ -99,14 +82,35 @@ binding! {
             Err(error) => Err(err(error)),
         }
     }
-}
 
-binding! {
     /// Forgets what this thread's searches learnt: the next search starts from empty tables (as
     /// benchmarks that time each position "from a cleared table" want).
     fn clear_tables(_py) -> () {
         search::clear_kept_tables();
         Ok(())
+    }
+
+    /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
+    /// `best_move`, `best_mask` and the move columns are columns.
+    fn batch_solve(py, positions; options = BATCH) -> Bound<'py, PyAny> {
+        let positions = rows_arg(positions, &[3], "(N, height, width)", "positions")?;
+        let (rows, checked) = (&positions.rows, &options.checked);
+        let (parsed, shape) = released(py, |monitor| call::parse_rows(rows, checked, monitor))?;
+        let choice = book_arg(py, options.book.as_ref(), &shape)?;
+        let what = format!("connect4 {}x{}", shape.width, shape.height);
+        let books = books_of(&choice);
+        labelled(py, &options, &what, parsed, |parsed, monitor| {
+            call::label_rows(parsed, &shape, books, checked, monitor)
+        })
+    }
+
+    /// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
+    /// uint8 codes, top row first.
+    fn random_positions(py, n; options = call::RANDOM) -> Bound<'py, PyAny> {
+        let (n, checked) = (to_scalar(n)?, &options.checked);
+        let random = |monitor: Monitor| call::random_positions(&n, checked, monitor);
+        let (shape, count, rows) = released(py, random)?;
+        shaped(py, rows, &[count, shape.height as usize, shape.width as usize])
     }
 }
 
@@ -122,31 +126,6 @@ const BATCH: &[&str] = &[
     "errors",
     "progress",
 ];
-
-binding! {
-    /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
-    /// `best_move`, `best_mask` and the move columns are columns.
-    fn batch_solve(py, positions; options = BATCH) -> Bound<'py, PyAny> {
-        let positions = rows_arg(positions, &[3], "(N, height, width)", "positions")?;
-        let (rows, checked) = (&positions.rows, &options.checked);
-        let (parsed, shape) = detached(py, false, "", |monitor| call::parse_rows(rows, checked, monitor))?;
-        let choice = book_arg(py, options.book.as_ref(), &shape)?;
-        let (books, what) = (books_of(&choice), format!("connect4 {}x{}", shape.width, shape.height));
-        labelled(py, &options, &what, parsed, |parsed, monitor| {
-            call::label_rows(parsed, &shape, books, checked, monitor)
-        })
-    }
-}
-
-binding! {
-    /// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
-    /// uint8 codes, top row first.
-    fn random_positions(py, n; options = &["width", "height", "seed", "plies", "threads"]) -> Bound<'py, PyAny> {
-        let (n, checked) = (to_scalar(n)?, &options.checked);
-        let (shape, count, rows) = detached(py, false, "", |monitor| call::random_positions(&n, checked, monitor))?;
-        shaped(py, rows, &[count, shape.height as usize, shape.width as usize])
-    }
-}
 
 /// A `perfectplay.connect4.openings.Book`'s columns copied once into the core and kept on the
 /// book (`_core_copy`), with the arrays they came from: a book whose arrays were replaced is

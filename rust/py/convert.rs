@@ -237,7 +237,7 @@ pub fn search_detached<T: Send>(
     node_limit: Option<u64>,
     search: impl FnOnce(&mut Budget) -> crate::engine::error::Result<T> + Send,
 ) -> PyResult<T> {
-    crate::py::batch::detached(py, false, "", |monitor| {
+    crate::py::batch::released(py, |monitor| {
         let mut poll = || monitor(0, 0);
         search(&mut Budget::new(node_limit, &mut poll))
     })

@@ -5,16 +5,12 @@ use crate::engine::error::Error;
 use crate::games::footholds::call::{label_rows, random_games};
 use crate::games::footholds::{self as game, Board, search};
 use crate::py::arrays::Boards;
-use crate::py::batch::{RowsArg, detached, is_array, labelled, sequence_items, shaped};
+use crate::py::batch::{RowsArg, is_array, labelled, released, sequence_items, shaped};
 use crate::py::convert::{Names, err, search_detached, to_item, type_is_bytes_like};
 use crate::py::options::{Options, to_scalar};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PySequence, PyString, PyTuple};
-
-register_functions! {
-    solve, total_moves, analyze, batch_solve, random_positions
-}
 
 /// The board, the two locations and the node limit of a call.
 pub struct Call {
@@ -60,29 +56,58 @@ impl Call {
     }
 }
 
-/// The options of a function of one game.
+/// The options of a function of one game, of `batch_solve` and of `random_positions`.
 pub const NODE_LIMIT: &[&str] = &["node_limit"];
+const BATCH: &[&str] = &["moves", "threads", "node_limit", "errors", "progress"];
+const RANDOM: &[&str] = &["seed", "plies", "threads"];
 
-binding! {
+bindings! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
     fn solve(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let call = Call::new(board, aloc, bloc, &options)?;
         call.names().solution(py, call.search(py, search::solve)?)
     }
-}
 
-binding! {
     /// The judge's answer: the total number of moves under perfect play.
     fn total_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> u32 {
         Call::new(board, aloc, bloc, &options)?.search(py, search::total_moves)
     }
-}
 
-binding! {
     /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
     fn analyze(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let call = Call::new(board, aloc, bloc, &options)?;
         call.names().analysis(py, call.search(py, search::analyze)?)
+    }
+
+    /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
+    /// flat cells `row * cols + col`, values from A's side.
+    fn batch_solve(py, boards, alocs, blocs; options = BATCH) -> Bound<'py, PyAny> {
+        let boards = boards_arg(boards)?;
+        let (alocs, blocs) = (locations_arg(alocs, "alocs")?, locations_arg(blocs, "blocs")?);
+        let rows = (&boards.rows, &alocs.rows, &blocs.rows);
+        let batch = released(py, |monitor| game::parse_batch(rows.0, rows.1, rows.2, monitor))?;
+        let game::Batch { rows, boards, size } = batch;
+        let what = size.map_or(String::new(), |(rows, cols)| format!("footholds {rows}x{cols}"));
+        let checked = &options.checked;
+        labelled(py, &options, &what, rows, |rows, monitor| {
+            label_rows(rows, &boards, size, checked, monitor)
+        })
+    }
+
+    /// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
+    /// to move in each, both pieces on footholds (a game that ends stops at the last such
+    /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
+    /// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
+    fn random_positions(py, board, aloc, bloc, n; options = RANDOM) -> Bound<'py, PyTuple> {
+        let call = Call::new(board, aloc, bloc, &Options::default())?;
+        let (n, checked, board) = (to_scalar(n)?, &options.checked, &call.board);
+        let pieces = (call.a, call.b);
+        let games = released(py, |monitor| random_games(board, pieces, &n, checked, monitor))?;
+        let (count, rows, cols) = (games.count, board.rows, board.cols);
+        let boards = shaped(py, games.boards, &[count, rows, cols])?;
+        let alocs = shaped(py, games.alocs, &[count, 2])?;
+        let blocs = shaped(py, games.blocs, &[count, 2])?;
+        PyTuple::new(py, [boards, alocs, blocs])
     }
 }
 
@@ -150,34 +175,5 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Row
     match items.iter().any(is_nested) {
         true => RowsArg::items(&items),
         false => RowsArg::shared(locations),
-    }
-}
-
-binding! {
-    /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
-    /// flat cells `row * cols + col`, values from A's side.
-    fn batch_solve(py, boards, alocs, blocs; options = &["moves", "threads", "node_limit", "errors", "progress"]) -> Bound<'py, PyAny> {
-        let (boards, alocs, blocs) = (boards_arg(boards)?, locations_arg(alocs, "alocs")?, locations_arg(blocs, "blocs")?);
-        let rows = (&boards.rows, &alocs.rows, &blocs.rows);
-        let game::Batch { rows, boards, size } = detached(py, false, "", |monitor| game::parse_batch(rows.0, rows.1, rows.2, monitor))?;
-        let what = size.map_or(String::new(), |(rows, cols)| format!("footholds {rows}x{cols}"));
-        let checked = &options.checked;
-        labelled(py, &options, &what, rows, |rows, monitor| label_rows(rows, &boards, size, checked, monitor))
-    }
-}
-
-binding! {
-    /// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
-    /// to move in each, both pieces on footholds (a game that ends stops at the last such
-    /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
-    /// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
-    fn random_positions(py, board, aloc, bloc, n; options = &["seed", "plies", "threads"]) -> Bound<'py, PyTuple> {
-        let call = Call::new(board, aloc, bloc, &Options::default())?;
-        let (n, checked, board) = (to_scalar(n)?, &options.checked, &call.board);
-        let games = detached(py, false, "", |monitor| random_games(board, (call.a, call.b), &n, checked, monitor))?;
-        let (count, rows, cols) = (games.count, board.rows, board.cols);
-        let boards = shaped(py, games.boards, &[count, rows, cols])?;
-        let (alocs, blocs) = (shaped(py, games.alocs, &[count, 2])?, shaped(py, games.blocs, &[count, 2])?);
-        PyTuple::new(py, [boards, alocs, blocs])
     }
 }

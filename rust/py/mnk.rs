@@ -4,15 +4,11 @@ use crate::engine::budget::Budget;
 use crate::engine::error::Result as CoreResult;
 use crate::games::mnk::call::{self, Call};
 use crate::games::mnk::{self as game, Geometry};
-use crate::py::batch::{detached, labelled, rows_arg, shaped};
+use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, err, search_detached, to_item};
 use crate::py::options::{Options, int_arg, to_scalar};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-register_functions! {
-    solve, solve_empty, analyze, best_move, is_reachable, batch_solve, random_positions
-}
 
 /// The options of a function of one board.
 const BOARD: &[&str] = &["node_limit", "table_mb", "tablebase"];
@@ -47,29 +43,29 @@ fn answer<'py, T: Send>(
     show(Names::grid(["x", "o"], call.cols()), answer)
 }
 
-binding! {
+bindings! {
     /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
     fn solve(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "solve", &[board, k], &options, Call::solve, |names, solution| names.solution(py, solution))
+        answer(py, "solve", &[board, k], &options, Call::solve, |names, solved| {
+            names.solution(py, solved)
+        })
     }
-}
 
-binding! {
     /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
     fn solve_empty(py, rows, cols, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "solve_empty", &[rows, cols, k], &options, Call::solve, |names, solution| names.solution(py, solution))
+        answer(py, "solve_empty", &[rows, cols, k], &options, Call::solve, |names, solved| {
+            names.solution(py, solved)
+        })
     }
-}
 
-binding! {
     /// {(row, col): (value for the player making the move, plies from now with it)} for every
     /// move.
     fn analyze(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "analyze", &[board, k], &options, Call::analyze, |names, answers| names.analysis(py, answers))
+        answer(py, "analyze", &[board, k], &options, Call::analyze, |names, answers| {
+            names.analysis(py, answers)
+        })
     }
-}
 
-binding! {
     /// The first best move as (row, col), or None once the game is over.
     fn best_move(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         answer(py, "best_move", &[board, k], &options, Call::best_move, |names, best| match best {
@@ -77,28 +73,13 @@ binding! {
             None => Ok(py.None().into_bound(py)),
         })
     }
-}
 
-binding! {
     /// Can the board arise in play? Raises only for malformed input.
     fn is_reachable(_py, board, k) -> bool {
         let grid = game::parse_board(&to_item(board)?).map_err(err)?;
         game::is_reachable(&grid, int_arg(k, "k")?).map_err(err)
     }
-}
 
-/// `batch_solve`'s options.
-const BATCH: &[&str] = &[
-    "moves",
-    "threads",
-    "node_limit",
-    "table_mb",
-    "errors",
-    "progress",
-    "tablebase",
-];
-
-binding! {
     /// Solves many positions of one board shape and one k, on every core; see
     /// `perfectplay.BatchSolution`. A given `tablebase=` answers instead (given the options its
     /// `batch_solve` takes).
@@ -116,15 +97,14 @@ binding! {
         let k = int_arg(k, "k")?;
         let boards = rows_arg(boards, &[3], "(N, rows, cols)", "boards")?;
         let (rows, checked) = (&boards.rows, &options.checked);
-        let (parsed, shape) = detached(py, false, "", |monitor| game::parse_batch(rows, k, monitor))?;
-        let what = shape.as_ref().map_or(String::new(), |(_, rows, cols)| format!("{rows}x{cols} k={k}"));
+        let (parsed, shape) = released(py, |monitor| game::parse_batch(rows, k, monitor))?;
+        let what = shape.as_ref().map(|(_, rows, cols)| format!("{rows}x{cols} k={k}"));
+        let what = what.unwrap_or_default();
         labelled(py, &options, &what, parsed, |parsed, monitor| {
             call::label_rows(parsed, shape, checked, monitor)
         })
     }
-}
 
-binding! {
     /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
     /// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
     fn random_positions(py, rows, cols, k, n; options = RANDOM) -> Bound<'py, PyAny> {
@@ -132,6 +112,17 @@ binding! {
         random_marks(py, &engine.map_err(err)?.geometry, n, &options)
     }
 }
+
+/// `batch_solve`'s options.
+const BATCH: &[&str] = &[
+    "moves",
+    "threads",
+    "node_limit",
+    "table_mb",
+    "errors",
+    "progress",
+    "tablebase",
+];
 
 /// `random_positions`' options (tic-tac-toe's too).
 pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
@@ -144,7 +135,7 @@ pub fn random_marks<'py>(
     options: &Options<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (n, checked) = (to_scalar(n)?, &options.checked);
-    let (count, rows) = detached(py, false, "", |monitor| {
+    let (count, rows) = released(py, |monitor| {
         call::random_positions(geometry, &n, checked, monitor)
     })?;
     shaped(py, rows, &[count, geometry.rows, geometry.cols])

@@ -1,14 +1,17 @@
 //! The only code that knows Python: one file per game binds its functions into a submodule of
-//! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, `connect4`, `tablebase` and the private `_testing`), and
-//! `convert` holds what they share. Result types and exception classes are the Python
-//! package's own (`perfectplay._kernel.types`, `perfectplay.errors`), so both backends return and
-//! raise the very same classes.
+//! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, `connect4`, `tablebase` and the private
+//! `_testing`), and `convert`, `options`, `arrays` and `batch` hold what they share. Result types
+//! and exception classes are the Python package's own (`perfectplay._kernel.types`,
+//! `perfectplay.errors`), so both backends return and raise the very same classes.
 
-/// A game file's `register`: adds each of its named `#[pyfunction]`s to its submodule.
-macro_rules! register_functions {
-    ($($function:ident),+ $(,)?) => {
+/// A submodule's functions: `bindings! { fn a(...) ... fn b(...) ... }` is each function's
+/// [`binding!`] and the file's `register`, which adds them all to its submodule.
+macro_rules! bindings {
+    ($($(#[$doc:meta])* fn $name:ident($($parameters:tt)*) -> $answer:ty $body:block)+) => {
+        $(binding! { $(#[$doc])* fn $name($($parameters)*) -> $answer $body })+
+
         pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
-            $(module.add_function(wrap_pyfunction!($function, module)?)?;)+
+            $(module.add_function(wrap_pyfunction!($name, module)?)?;)+
             Ok(())
         }
     };

@@ -2,20 +2,16 @@
 //! live in a numpy array (in memory, or a memory-mapped file) that the Python `Tablebase`
 //! holds; these functions read it in place, without the GIL.
 
+use crate::engine::pool::Monitor;
 use crate::engine::tiers;
 use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
 use crate::py::arrays::Boards;
-use crate::py::batch::{arrays, detached};
+use crate::py::batch::{arrays, detached, released};
 use crate::py::convert::{Names, err, to_item};
 use crate::py::options::to_scalar;
 use numpy::{PyArray1, PyReadonlyArray1, PyUntypedArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-
-register_functions! {
-    sizes, build, build_range, solve, analyze, label_rows, stats, position, check_sample,
-    check_all
-}
 
 /// The tiers of the game `rows` x `cols` where `k` in a row wins.
 fn tiers(
@@ -32,60 +28,51 @@ type Data<'py> = PyReadonlyArray1<'py, u8>;
 /// The options of a whole-table job.
 const WORK: &[&str] = &["threads", "progress"];
 
-binding! {
+bindings! {
     /// The number of ranked positions of every tier (tier t: the positions with t marks).
     fn sizes(_py, rows, cols, k) -> Vec<usize> {
         Ok(tiers(rows, cols, k)?.sizes().to_vec())
     }
-}
 
-binding! {
     /// Every entry of the game's table, built tier by tier on ``threads`` workers.
     fn build(py, rows, cols, k; options = WORK) -> Bound<'py, PyArray1<u8>> {
         let (tiers, threads) = (tiers(rows, cols, k)?, options.threads());
         let what = tiers.what("tablebase");
-        let table = detached(py, options.progress, &what, |monitor| tiers::build(&tiers, threads, monitor))?;
+        let build = |monitor: Monitor| tiers::build(&tiers, threads, monitor);
+        let table = detached(py, options.progress, &what, build)?;
         Ok(PyArray1::from_vec(py, table))
     }
-}
 
-binding! {
     /// Ranks ``start .. start + count`` of tier ``tier``, given the next tier's entries: one piece
     /// of a distributed build. The same code as ``build``, so the pieces put together are equal
     /// to it byte for byte.
     fn build_range(
-        py, rows, cols, k, tier: usize, start: usize, count: usize, next: Data<'py>; options = &["threads"]
+        py, rows, cols, k, tier: usize, start: usize, count: usize, next: Data<'py>;
+        options = &["threads"]
     ) -> Bound<'py, PyArray1<u8>> {
         let (tiers, threads, next) = (tiers(rows, cols, k)?, options.threads(), next.as_slice()?);
         let piece = (tier, start, count);
-        let out = detached(py, false, "", |monitor| tiers.build_range(piece, next, threads, monitor))?;
+        let build = |monitor: Monitor| tiers.build_range(piece, next, threads, monitor);
+        let out = released(py, build)?;
         Ok(PyArray1::from_vec(py, out))
     }
-}
 
-binding! {
     /// The position solved from the table, as ``mnk.solve`` answers it (``nodes`` 0).
     fn solve(py, data: Data<'py>, rows, cols, k, board) -> Bound<'py, PyAny> {
         let tiers = tiers(rows, cols, k)?;
-        let (mut probe, board) = Probe::at(&tiers, data.as_slice()?, &to_item(board)?).map_err(err)?;
+        let (data, board) = (data.as_slice()?, to_item(board)?);
+        let (mut probe, board) = Probe::at(&tiers, data, &board).map_err(err)?;
         names(&tiers).solution(py, probe.solve(board).map_err(err)?)
     }
-}
 
-binding! {
     /// Every legal move's (value for its player, plies from now), from the table.
     fn analyze(py, data: Data<'py>, rows, cols, k, board) -> Bound<'py, PyAny> {
         let tiers = tiers(rows, cols, k)?;
-        let (mut probe, board) = Probe::at(&tiers, data.as_slice()?, &to_item(board)?).map_err(err)?;
+        let (data, board) = (data.as_slice()?, to_item(board)?);
+        let (mut probe, board) = Probe::at(&tiers, data, &board).map_err(err)?;
         names(&tiers).analysis(py, probe.analyze(board).map_err(err)?)
     }
-}
 
-fn names(tiers: &Tiers) -> Names {
-    Names::grid(["x", "o"], tiers.geometry.cols)
-}
-
-binding! {
     /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
     /// table: the arrays of a ``BatchSolution`` (the best moves only with ``best``, the moves'
     /// answers only with ``moves``, None otherwise). Status 1 marks a row with a code other
@@ -97,48 +84,47 @@ binding! {
         let (tiers, threads, data) = (tiers(rows, cols, k)?, options.threads(), data.as_slice()?);
         let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
         tiers.check_boards(boards.rows(), &boards.board).map_err(err)?;
-        let (wanted, rows) = (Wanted { best: options.best, moves: options.moves }, boards.code_rows());
+        let wanted = Wanted { best: options.best, moves: options.moves };
+        let rows = boards.code_rows();
         let columns = detached(py, options.progress, "probing", |monitor| {
             tiers.label_rows(data, &rows, wanted, threads, monitor)
         })?;
         arrays(py, columns)
     }
-}
 
-binding! {
     /// Checks a sample of the table's entries against the rules and their children: the root,
     /// every tier's first and last entries and ``samples`` more. A table of another game or a
     /// rewritten one is a ``ValueError``.
     fn check_sample(_py, data: Data<'py>, rows, cols, k, samples: usize) -> () {
         tiers(rows, cols, k)?.check_sample(data.as_slice()?, samples).map_err(err)
     }
-}
 
-binding! {
     /// Checks every entry of the table against the rules and its children (as long as a build).
     fn check_all(py, data: Data<'py>, rows, cols, k; options = WORK) -> () {
         let (tiers, threads, data) = (tiers(rows, cols, k)?, options.threads(), data.as_slice()?);
-        detached(py, options.progress, "checking", |monitor| tiers.check_all(data, threads, monitor))
+        let check = |monitor: Monitor| tiers.check_all(data, threads, monitor);
+        detached(py, options.progress, "checking", check)
     }
-}
 
-binding! {
     /// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),
     /// ``longest`` (plies, table index) and ``canonical`` (positions up to symmetry).
     fn stats(py, data: Data<'py>, rows, cols, k; options = WORK) -> Bound<'py, PyDict> {
         let (tiers, threads, data) = (tiers(rows, cols, k)?, options.threads(), data.as_slice()?);
-        let stats = detached(py, options.progress, "counting", |monitor| tiers.stats(data, threads, monitor))?;
+        let count = |monitor: Monitor| tiers.stats(data, threads, monitor);
+        let stats = detached(py, options.progress, "counting", count)?;
         let out = PyDict::new(py);
         out.set_item("counts", stats.counts.iter().map(|row| row.to_vec()).collect::<Vec<_>>())?;
         out.set_item("longest", stats.longest)?;
         out.set_item("canonical", stats.canonical)?;
         Ok(out)
     }
-}
 
-binding! {
     /// The position at a table index: (tier, X mask, O mask).
     fn position(_py, rows, cols, k, index: usize) -> (usize, u64, u64) {
         tiers(rows, cols, k)?.position_at(index).map_err(err)
     }
+}
+
+fn names(tiers: &Tiers) -> Names {
+    Names::grid(["x", "o"], tiers.geometry.cols)
 }

@@ -10,17 +10,12 @@ use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
 use crate::input::rows::{CodeRows, Packed, RowsOf};
 use crate::py::arrays::Boards;
-use crate::py::batch::{RowsArg, detached, into_py, row_item, sequence_items};
+use crate::py::batch::{RowsArg, into_py, released, row_item, sequence_items};
 use crate::py::convert::{Names, err, to_item, type_is_bytes_like, type_name};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySequence, PyString, PyTuple};
-
-register_functions! {
-    value, outcome, solve, best_move, analyze, to_move, is_reachable, is_valid_final, batch_values,
-    batch_best_move, batch_solve, random_positions
-}
 
 /// The table code of a board argument; a str takes the one-pass path.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -37,13 +32,11 @@ fn text_code(text: &Bound<'_, PyString>) -> CoreResult<usize> {
     }
 }
 
-binding! {
+bindings! {
     fn value(_py, board) -> i8 {
         game::value(code(board)?).map_err(err)
     }
-}
 
-binding! {
     fn outcome(_py, board) -> &'static str {
         Ok(match game::outcome(code(board)?).map_err(err)? {
             Outcome::X => "x",
@@ -51,54 +44,64 @@ binding! {
             Outcome::Draw => "draw",
         })
     }
-}
 
-binding! {
     fn solve(py, board) -> Bound<'py, PyAny> {
         Names::X_O.solution(py, game::solve(code(board)?).map_err(err)?)
     }
-}
 
-binding! {
     fn best_move(_py, board) -> Option<u8> {
         game::best_move(code(board)?).map_err(err)
     }
-}
 
-binding! {
     fn analyze(py, board) -> Bound<'py, PyAny> {
         Names::X_O.analysis(py, game::analyze(code(board)?).map_err(err)?)
     }
-}
 
-binding! {
     fn to_move(_py, board) -> Option<&'static str> {
         let player = game::to_move(code(board)?).map_err(err)?;
         Ok(player.map(|player| Names::X_O.player(player)))
     }
-}
 
-binding! {
     fn is_reachable(_py, board) -> bool {
         Ok(game::is_reachable(code(board)?))
     }
-}
 
-binding! {
     fn is_valid_final(_py, board) -> bool {
         Ok(game::is_valid_final(code(board)?))
     }
-}
 
-binding! {
     fn batch_values(py, boards) -> Bound<'py, PyArray1<i8>> {
         lookup_batch(py, boards, &table().value)
     }
-}
 
-binding! {
     fn batch_best_move(py, boards) -> Bound<'py, PyArray1<i8>> {
         lookup_batch(py, boards, &table().best_move)
+    }
+
+    /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
+    /// table: see `perfectplay.BatchSolution`.
+    fn batch_solve(py, boards; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
+        let (moves, on_error, threads) = (options.moves, options.errors, pool::cpus());
+        let label = |rows: &CodeRows<'_>| {
+            released(py, |monitor| batch::label_rows(rows, moves, threads, monitor))
+        };
+        let (columns, first_bad) = match boards.cast::<PyUntypedArray>() {
+            Ok(array) => label(&board_array(array)?.code_rows())?,
+            Err(_) => {
+                let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
+                let rows = &boards.rows;
+                let (codes, first_bad) = released(py, |_| batch::rows_of_items(rows))?;
+                raise_first_bad(first_bad, on_error).map_err(err)?;
+                label(&CodeRows::Packed(Packed { cells: &codes, width: 9 }))?
+            }
+        };
+        raise_first_bad(first_bad, on_error).map_err(err)?;
+        into_py(py, columns)
+    }
+
+    /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
+    fn random_positions(py, n; options = crate::py::mnk::RANDOM) -> Bound<'py, PyAny> {
+        crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
     }
 }
 
@@ -125,7 +128,7 @@ fn lookup_batch<'py>(
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
         let array = board_array(array)?;
         let rows = array.code_rows();
-        let out = detached(py, false, "", |_| {
+        let out = released(py, |_| {
             let mut out = zeroed::<i8>(rows.len())?;
             batch::lookup_rows(&rows, per_code, &mut out).map(|()| out)
         })?;
@@ -159,34 +162,4 @@ fn lookup_batch<'py>(
         out.push(answer);
     }
     Ok(PyArray1::from_vec(py, out))
-}
-
-binding! {
-    /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
-    /// table: see `perfectplay.BatchSolution`.
-    fn batch_solve(py, boards; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
-        let (moves, on_error, threads) = (options.moves, options.errors, pool::cpus());
-        let label = |rows: &CodeRows<'_>| {
-            detached(py, false, "", |monitor| batch::label_rows(rows, moves, threads, monitor))
-        };
-        let (columns, first_bad) = match boards.cast::<PyUntypedArray>() {
-            Ok(array) => label(&board_array(array)?.code_rows())?,
-            Err(_) => {
-                let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
-                let rows = &boards.rows;
-                let (codes, first_bad) = detached(py, false, "", |_| batch::rows_of_items(rows))?;
-                raise_first_bad(first_bad, on_error).map_err(err)?;
-                label(&CodeRows::Packed(Packed { cells: &codes, width: 9 }))?
-            }
-        };
-        raise_first_bad(first_bad, on_error).map_err(err)?;
-        into_py(py, columns)
-    }
-}
-
-binding! {
-    /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
-    fn random_positions(py, n; options = crate::py::mnk::RANDOM) -> Bound<'py, PyAny> {
-        crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
-    }
 }

@@ -7,6 +7,7 @@ use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
 use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
 use crate::engine::error::Result;
+use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
 use crate::games::connect4::book::Books;
 use crate::games::connect4::search::{self, Solver, Tables};
@@ -89,6 +90,11 @@ impl Call {
         })
     }
 
+    /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
+    pub fn value(&self, books: Books<'_>, budget: &mut Budget) -> Result<i8> {
+        Ok(self.score(books, true, budget)?.signum() as i8)
+    }
+
     /// Pons' score (a game that is over scores as its loss or draw); `weak`: only its sign,
     /// as his solver's `-w` gives it (a win at once keeps its exact score).
     pub fn score(&self, books: Books<'_>, weak: bool, budget: &mut Budget) -> Result<i32> {
@@ -100,6 +106,9 @@ impl Call {
         })
     }
 }
+
+/// `random_positions`' options.
+pub const RANDOM: &[&str] = &["width", "height", "seed", "plies", "threads"];
 
 /// The board of the options' `width=` and `height=` (7x6 where not given).
 pub fn shape_of(options: &Checked) -> Result<Shape> {
@@ -114,7 +123,7 @@ pub fn shape_of(options: &Checked) -> Result<Shape> {
 pub fn parse_rows(
     rows: &Rows,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<(Parsed<Position>, Shape)> {
     let (parsed, shape) = parse_batch(rows, (options.width, options.height), monitor)?;
     let shape = match shape {
@@ -130,7 +139,7 @@ pub fn label_rows(
     shape: &Shape,
     books: Books<'_>,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<Columns> {
     let table_bytes = (options.table_bytes).unwrap_or_else(|| search::default_table_bytes(shape));
     let (cells, moves) = (shape.cells, options.moves);
@@ -157,7 +166,7 @@ pub fn label_rows(
 pub fn random_positions(
     n: &Scalar,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<(Shape, usize, Vec<u8>)> {
     let shape = shape_of(options)?;
     let cells = shape.cells;

@@ -4,6 +4,7 @@
 use crate::engine::batch::{self, Parsed};
 use crate::engine::columns::Columns;
 use crate::engine::error::Result;
+use crate::engine::pool::Monitor;
 use crate::engine::random::random_rows;
 use crate::games::footholds::{Board, Position, random_walk, search};
 use crate::input::options::{Checked, Scalar};
@@ -15,7 +16,7 @@ pub fn label_rows(
     boards: &[Board],
     size: Option<(usize, usize)>,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<Columns> {
     let cells = size.map_or(0, |(rows, cols)| rows * cols);
     let moves = options.moves;
@@ -45,7 +46,7 @@ pub fn random_games(
     (a, b): (u8, u8),
     n: &Scalar,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<RandomGames> {
     let cells = board.cells();
     let start = Position {

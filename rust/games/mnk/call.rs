@@ -7,6 +7,7 @@ use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
 use crate::engine::driver::{MoveAnswer, Solution};
 use crate::engine::error::Result;
+use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
 use crate::games::mnk::{
     BatchShape, Board, Geometry, Query, TableUse, empty_board, parse_board, search,
@@ -75,7 +76,7 @@ pub fn label_rows(
     parsed: Parsed<Board>,
     shape: Option<BatchShape>,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<Columns> {
     let Some((engine, rows, cols)) = shape else {
         let solve = |(): &mut (), _: &Board, _: &mut Budget| unreachable!("no row to solve");
@@ -114,7 +115,7 @@ pub fn random_positions(
     geometry: &Geometry,
     n: &Scalar,
     options: &Checked,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
+    monitor: Monitor,
 ) -> Result<(usize, Vec<u8>)> {
     let cells = geometry.cells();
     let write = |random: &mut _, plies, codes: &mut [u8]| {
