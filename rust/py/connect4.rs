@@ -4,7 +4,7 @@ use crate::engine::budget::Budget;
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::pool::Monitor;
 use crate::games::connect4::book::{Books, OwnedBooks};
-use crate::games::connect4::call::{self, Call};
+use crate::games::connect4::call::{self, BATCH, Call, POSITION};
 use crate::games::connect4::{DEFAULT, Shape, parse_position, search};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, err, search_detached, to_item};
@@ -14,16 +14,6 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
-
-/// The options of a function of one position.
-const POSITION: &[&str] = &[
-    "width",
-    "height",
-    "node_limit",
-    "table_mb",
-    "book",
-    "threads",
-];
 
 /// `work` on the call of a position, with its books, without the GIL.
 fn answer<T: Send>(
@@ -113,19 +103,6 @@ bindings! {
         shaped(py, rows, &[count, shape.height as usize, shape.width as usize])
     }
 }
-
-/// `batch_solve`'s options.
-const BATCH: &[&str] = &[
-    "width",
-    "height",
-    "moves",
-    "threads",
-    "node_limit",
-    "table_mb",
-    "book",
-    "errors",
-    "progress",
-];
 
 /// A `perfectplay.connect4.openings.Book`'s columns copied once into the core and kept on the
 /// book (`_core_copy`), with the arrays they came from: a book whose arrays were replaced is

@@ -2,7 +2,7 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::Error;
-use crate::games::footholds::call::{label_rows, random_games};
+use crate::games::footholds::call::{BATCH, NODE_LIMIT, RANDOM, label_rows, random_games};
 use crate::games::footholds::{self as game, Board, search};
 use crate::py::arrays::Boards;
 use crate::py::batch::{RowsArg, is_array, labelled, released, sequence_items, shaped};
@@ -55,11 +55,6 @@ impl Call {
         Names::grid(["A", "B"], self.board.cols)
     }
 }
-
-/// The options of a function of one game, of `batch_solve` and of `random_positions`.
-pub const NODE_LIMIT: &[&str] = &["node_limit"];
-const BATCH: &[&str] = &["moves", "threads", "node_limit", "errors", "progress"];
-const RANDOM: &[&str] = &["seed", "plies", "threads"];
 
 bindings! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.

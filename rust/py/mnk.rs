@@ -2,16 +2,13 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::Result as CoreResult;
-use crate::games::mnk::call::{self, Call};
+use crate::games::mnk::call::{self, BATCH, BOARD, Call, RANDOM};
 use crate::games::mnk::{self as game, Geometry};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, err, search_detached, to_item};
 use crate::py::options::{Options, int_arg, to_scalar};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-
-/// The options of a function of one board.
-const BOARD: &[&str] = &["node_limit", "table_mb", "tablebase"];
 
 /// The answer to `name` of the game `arguments` (a board and k, or an empty board's rows, cols
 /// and k): a given `tablebase=`'s method `name` (a `perfectplay.mnk.tablebase.Tablebase`, the
@@ -112,20 +109,6 @@ bindings! {
         random_marks(py, &engine.map_err(err)?.geometry, n, &options)
     }
 }
-
-/// `batch_solve`'s options.
-const BATCH: &[&str] = &[
-    "moves",
-    "threads",
-    "node_limit",
-    "table_mb",
-    "errors",
-    "progress",
-    "tablebase",
-];
-
-/// `random_positions`' options (tic-tac-toe's too).
-pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
 
 /// Random positions of an m,n,k geometry (tic-tac-toe's too) as ``(n, rows, cols)`` codes.
 pub fn random_marks<'py>(

@@ -4,7 +4,7 @@
 
 use crate::engine::pool::Monitor;
 use crate::engine::tiers;
-use crate::games::mnk::tablebase::{Probe, Tiers, Wanted};
+use crate::games::mnk::tablebase::{Probe, Tiers, WORK, Wanted};
 use crate::py::arrays::Boards;
 use crate::py::batch::{arrays, detached, released};
 use crate::py::convert::{Names, err, to_item};
@@ -24,9 +24,6 @@ fn tiers(
 
 /// A table's bytes, read in place.
 type Data<'py> = PyReadonlyArray1<'py, u8>;
-
-/// The options of a whole-table job.
-const WORK: &[&str] = &["threads", "progress"];
 
 bindings! {
     /// The number of ranked positions of every tier (tier t: the positions with t marks).

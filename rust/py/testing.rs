@@ -4,10 +4,11 @@
 use crate::engine::error::Error;
 use crate::engine::score;
 use crate::games::connect4;
+use crate::games::footholds::call::NODE_LIMIT;
 use crate::games::footholds::plain;
 use crate::games::mnk::{self, Query, exhaustive, solved};
 use crate::py::convert::{err, search_detached, to_item};
-use crate::py::footholds::{Call, NODE_LIMIT};
+use crate::py::footholds::Call;
 use crate::py::options::int_arg;
 use pyo3::prelude::*;
 

@@ -100,7 +100,7 @@ bindings! {
     }
 
     /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
-    fn random_positions(py, n; options = crate::py::mnk::RANDOM) -> Bound<'py, PyAny> {
+    fn random_positions(py, n; options = crate::games::mnk::call::RANDOM) -> Bound<'py, PyAny> {
         crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
     }
 }

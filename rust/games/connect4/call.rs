@@ -107,7 +107,26 @@ impl Call {
     }
 }
 
-/// `random_positions`' options.
+/// The options of a function of one position, of `batch_solve` and of `random_positions`.
+pub const POSITION: &[&str] = &[
+    "width",
+    "height",
+    "node_limit",
+    "table_mb",
+    "book",
+    "threads",
+];
+pub const BATCH: &[&str] = &[
+    "width",
+    "height",
+    "moves",
+    "threads",
+    "node_limit",
+    "table_mb",
+    "book",
+    "errors",
+    "progress",
+];
 pub const RANDOM: &[&str] = &["width", "height", "seed", "plies", "threads"];
 
 /// The board of the options' `width=` and `height=` (7x6 where not given).

@@ -9,6 +9,11 @@ use crate::engine::random::random_rows;
 use crate::games::footholds::{Board, Position, random_walk, search};
 use crate::input::options::{Checked, Scalar};
 
+/// The options of a function of one game, of `batch_solve` and of `random_positions`.
+pub const NODE_LIMIT: &[&str] = &["node_limit"];
+pub const BATCH: &[&str] = &["moves", "threads", "node_limit", "errors", "progress"];
+pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
+
 /// Labels a batch's games (see [`batch::label`]): each row an index into `boards` with A's
 /// and B's cells, on boards of `size`.
 pub fn label_rows(

@@ -17,6 +17,20 @@ use crate::input::grid::Grid;
 use crate::input::options::{Checked, Scalar, int};
 use std::sync::Arc;
 
+/// The options of a function of one board, of `batch_solve` and of `random_positions`
+/// (tic-tac-toe's too).
+pub const BOARD: &[&str] = &["node_limit", "table_mb", "tablebase"];
+pub const BATCH: &[&str] = &[
+    "moves",
+    "threads",
+    "node_limit",
+    "table_mb",
+    "errors",
+    "progress",
+    "tablebase",
+];
+pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
+
 /// A checked call of one board: the legal position, its k and how to search it.
 pub struct Call {
     pub query: Query,

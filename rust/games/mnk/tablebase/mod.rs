@@ -30,6 +30,9 @@ use crate::games::mnk::{Geometry, empty_board};
 use crate::input::options::{Scalar, int};
 use rank::{RankTables, binom, rank_tables, x_marks};
 
+/// The options of a job on the whole table.
+pub const WORK: &[&str] = &["threads", "progress"];
+
 /// The most cells a tablebase board has.
 pub const MAX_CELLS: usize = 20;
 
