@@ -57,6 +57,28 @@ pub type Monitor<'a> = &'a mut dyn FnMut(usize, usize) -> bool;
 /// What a piece of work polls: `true` means stop now.
 pub type Poll<'a> = &'a mut dyn FnMut() -> bool;
 
+/// Fills `out` on up to `threads` workers, `chunk` items a piece: `fill(offset, piece)` (the
+/// offset of the piece's first item in `out`) fills a piece and returns how many of `total`
+/// units of progress it was (`monitor` as in [`run`]).
+pub fn fill<T: Send>(
+    out: &mut [T],
+    chunk: usize,
+    total: usize,
+    threads: usize,
+    fill: impl Fn(usize, &mut [T]) -> usize + Sync,
+    monitor: impl FnMut(usize, usize) -> bool,
+) -> Result<()> {
+    let chunk = chunk.max(1);
+    let pieces: Vec<(usize, &mut [T])> = out
+        .chunks_mut(chunk)
+        .enumerate()
+        .map(|(index, piece)| (index * chunk, piece))
+        .collect();
+    let work = |(): &mut (), (offset, piece): (usize, &mut [T]), _: Poll| fill(offset, piece);
+    run(pieces, total, threads, || Ok(()), work, monitor)?;
+    Ok(())
+}
+
 /// Runs `work(state, piece, poll)` for every piece, in order, on up to `threads` workers (never
 /// more than there are pieces or CPUs); each worker's state comes from `start`. `work` returns
 /// how many of `total` units of progress the piece was, and calls `poll` during long pieces.

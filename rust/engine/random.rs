@@ -76,25 +76,13 @@ pub fn fill_rows<T: Send>(
     const ROWS_A_PIECE: usize = 4096;
     let width = width.max(1);
     let rows = out.len() / width;
-    let pieces: Vec<(usize, &mut [T])> = out
-        .chunks_mut(ROWS_A_PIECE * width)
-        .enumerate()
-        .map(|(index, piece)| (index * ROWS_A_PIECE, piece))
-        .collect();
-    pool::run(
-        pieces,
-        rows,
-        threads,
-        || Ok(()),
-        |(), (first, piece), _| {
-            for (offset, items) in piece.chunks_mut(width).enumerate() {
-                row(first + offset, items);
-            }
-            piece.len() / width
-        },
-        monitor,
-    )?;
-    Ok(())
+    let fill = |offset: usize, piece: &mut [T]| {
+        for (index, items) in piece.chunks_mut(width).enumerate() {
+            row(offset / width + index, items);
+        }
+        piece.len() / width
+    };
+    pool::fill(out, ROWS_A_PIECE * width, rows, threads, fill, monitor)
 }
 
 /// `random_positions`' rows: `n` rows (as the options draw them) of `width` codes of at most

@@ -95,23 +95,11 @@ pub fn solve_tier_range(
     monitor: &mut impl FnMut(usize) -> bool,
 ) -> Result<()> {
     let total = out.len();
-    let pieces: Vec<(usize, &mut [u8])> = out
-        .chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(index, chunk)| (start + index * CHUNK, chunk))
-        .collect();
-    pool::run(
-        pieces,
-        total,
-        threads,
-        || Ok(()),
-        |(), (first, chunk), _| {
-            game.solve_range(tier, first, chunk, next);
-            chunk.len()
-        },
-        |done, _| monitor(done),
-    )?;
-    Ok(())
+    let fill = |offset: usize, chunk: &mut [u8]| {
+        game.solve_range(tier, start + offset, chunk, next);
+        chunk.len()
+    };
+    pool::fill(out, CHUNK, total, threads, fill, |done, _| monitor(done))
 }
 
 /// Strongly solves the whole game: every tier, the last first, on `threads` workers. The

@@ -91,6 +91,13 @@ def one_line(message: str, most: int = 300) -> str:
     return message if len(message) <= most else message[: most - 3] + "..."
 
 
+def failed(name: str, error: BaseException) -> int:
+    """Says on standard error, in one line, why the command ``name`` failed; returns its exit
+    status, 1."""
+    print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
+    return 1
+
+
 def report_progress(stop: threading.Event, started: float, name: str, what: str) -> None:
     """After a second of search, a line on standard error now and then (1, 2, 4, 8 s ...)."""
     wait = 1.0

@@ -16,7 +16,7 @@ import stat
 import sys
 from typing import IO
 
-from perfectplay._kernel.command import error_text, one_line
+from perfectplay._kernel.command import error_text, failed, one_line
 from perfectplay.cli.commands import COMMANDS
 from perfectplay.cli.parser import build_parser, game_commands
 from perfectplay.judge import FORMATS, InputError, Options, numbered
@@ -94,8 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except InputError as error:
         sys.stdout.flush()
-        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed(name, error)
     except ImportError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 1

@@ -14,7 +14,7 @@ from typing import Any
 from perfectplay import _terminal, stress, web
 from perfectplay._kernel import play as _play
 from perfectplay._kernel.backend import implementation
-from perfectplay._kernel.command import error_text, one_line
+from perfectplay._kernel.command import error_text, failed, one_line
 from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._registry import GAMES
 from perfectplay.errors import SearchLimitExceeded
@@ -71,8 +71,7 @@ def run_label(args: argparse.Namespace) -> int:
         print(f"{name}: {one_line(str(error).removeprefix('line 0: '))}", file=sys.stderr)
         return 1
     except (ValueError, TypeError, MemoryError, SearchLimitExceeded, OSError) as error:
-        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed(name, error)
     statuses = np.bincount(result.status, minlength=3)
     print(
         f"{name}: {len(result)} rows to {args.output}: {statuses[0]} solved, {statuses[1]} bad, "
@@ -168,8 +167,7 @@ def run_serve(args: argparse.Namespace) -> int:
             **limits,
         )
     except (ValueError, OSError) as error:
-        print(f"perfectplay serve: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed("perfectplay serve", error)
     return 0
 
 
@@ -189,8 +187,7 @@ def run_play(args: argparse.Namespace) -> int:
             node_limit=args.node_limit,
         )
     except (ValueError, TypeError) as error:
-        print(f"perfectplay play: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed("perfectplay play", error)
 
 
 COMMANDS = {

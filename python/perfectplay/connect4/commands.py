@@ -13,8 +13,7 @@ from perfectplay._kernel.command import (
     THREADS_HELP,
     Command,
     build_and_save,
-    error_text,
-    one_line,
+    failed,
 )
 from perfectplay.connect4 import openings
 from perfectplay.errors import missing_extra
@@ -112,8 +111,7 @@ def run_openings(args: argparse.Namespace) -> int:
             book = openings.load(args.file)
             book.verify(args.sample, seed=args.seed, threads=args.threads)
     except (ValueError, TypeError, OSError, MemoryError) as error:
-        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed(name, error)
     print(
         f"{book.path}: {book.width}x{book.height} depth {book.depth}, {len(book):,} positions: "
         f"checksum, positions and scores above depth {book.depth} agree with the rules, "

@@ -17,8 +17,7 @@ from perfectplay._kernel.command import (
     THREADS_HELP,
     Command,
     build_and_save,
-    error_text,
-    one_line,
+    failed,
     print_solution,
     report_progress,
     shape,
@@ -78,8 +77,7 @@ def run_mnk(args: argparse.Namespace) -> int:
                 raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
             solution = api.solve(args.board, args.k, **limits)
     except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
-        print(f"perfectplay mnk: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed("perfectplay mnk", error)
     finally:
         stop.set()
     if args.json:
@@ -162,8 +160,7 @@ def run_tablebase(args: argparse.Namespace) -> int:
             return 0
         solution = table.solve(args.board)
     except (ValueError, TypeError, OSError, MemoryError) as error:
-        print(f"{name}: {one_line(error_text(error))}", file=sys.stderr)
-        return 1
+        return failed(name, error)
     print_solution(solution)
     return 0
 

@@ -4,6 +4,7 @@
 
 pub mod batch;
 
+use crate::engine::budget::Stop;
 use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
 use crate::engine::error::{Result, malformed};
 use crate::engine::score;
@@ -158,28 +159,26 @@ fn from_table(lookup: &mut Lookup) -> Game<'_, Geometry, Lookup> {
     }
 }
 
-pub fn solve(code: usize) -> Result<Solution> {
+/// `work` on the solved table's answers at the board of a legal `code`.
+fn answered<T>(
+    code: usize,
+    work: impl FnOnce(&mut Game<'_, Geometry, Lookup>, &Board) -> std::result::Result<T, Stop>,
+) -> Result<T> {
     table().legal_score(code)?;
     let board = solved::board_of_code(code);
     let mut lookup = table().lookup();
-    Ok(driver::solve(
-        &mut from_table(&mut lookup),
-        &board,
-        to_move_of(code),
-        &AsGiven,
-    )?)
+    Ok(work(&mut from_table(&mut lookup), &board)?)
+}
+
+pub fn solve(code: usize) -> Result<Solution> {
+    answered(code, |game, board| {
+        driver::solve(game, board, to_move_of(code), &AsGiven)
+    })
 }
 
 /// Each legal move with its value for the player making it and the plies from now with it.
 pub fn analyze(code: usize) -> Result<Vec<MoveAnswer>> {
-    table().legal_score(code)?;
-    let board = solved::board_of_code(code);
-    let mut lookup = table().lookup();
-    Ok(driver::analyze(
-        &mut from_table(&mut lookup),
-        &board,
-        &AsGiven,
-    )?)
+    answered(code, |game, board| driver::analyze(game, board, &AsGiven))
 }
 
 #[cfg(test)]

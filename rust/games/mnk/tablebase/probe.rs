@@ -68,36 +68,29 @@ impl<'a> Probe<'a> {
         }
     }
 
-    pub fn solve(&mut self, board: Board) -> Result<Solution> {
-        let to_move = if board.x_to_move() {
-            Player::First
-        } else {
-            Player::Second
-        };
+    /// `work` on the table's answers, a damaged entry met on the way an error.
+    fn answered<T>(
+        &mut self,
+        work: impl FnOnce(&mut Game<'_, Geometry, Self>) -> std::result::Result<T, Stop>,
+    ) -> Result<T> {
         let rules = &self.tiers.geometry;
-        let result = driver::solve(
-            &mut Game {
-                rules,
-                answers: &mut *self,
-            },
-            &board,
-            to_move,
-            &AsGiven,
-        );
+        let result = work(&mut Game {
+            rules,
+            answers: &mut *self,
+        });
         self.finish(result)
     }
 
+    pub fn solve(&mut self, board: Board) -> Result<Solution> {
+        let to_move = match board.x_to_move() {
+            true => Player::First,
+            false => Player::Second,
+        };
+        self.answered(|game| driver::solve(game, &board, to_move, &AsGiven))
+    }
+
     pub fn analyze(&mut self, board: Board) -> Result<Vec<MoveAnswer>> {
-        let rules = &self.tiers.geometry;
-        let result = driver::analyze(
-            &mut Game {
-                rules,
-                answers: &mut *self,
-            },
-            &board,
-            &AsGiven,
-        );
-        self.finish(result)
+        self.answered(|game| driver::analyze(game, &board, &AsGiven))
     }
 
     /// The stored score of a legal board; an entry that cannot be its score is noted as
