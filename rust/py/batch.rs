@@ -10,13 +10,13 @@ use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
 use crate::py::arrays::Boards;
-use crate::py::convert::{err, is_main_thread, to_item, type_name};
+use crate::py::convert::{err, is_main_thread, to_item};
 use crate::py::options::Options;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple, PyType};
+use pyo3::types::{PyList, PyTuple, PyType};
 
 /// The columns as numpy arrays, in `perfectplay.BatchSolution`'s order, None for a column not
 /// filled (the arrays take over the columns' memory).
@@ -148,7 +148,7 @@ impl<'py> RowsArg<'py> {
     }
 
     /// One item a row.
-    pub fn items(items: &[Bound<'py, PyAny>]) -> PyResult<RowsArg<'py>> {
+    pub fn items(items: &Bound<'py, PyList>) -> PyResult<RowsArg<'py>> {
         let rows = Rows::Items(items_of(items)?);
         Ok(RowsArg { rows, _array: None })
     }
@@ -182,7 +182,7 @@ pub fn rows_arg<'py>(
 
 /// Each item as plain data, or why it cannot be (that row's error); Ctrl-C and `MemoryError`
 /// end the batch.
-pub fn items_of(items: &[Bound<'_, PyAny>]) -> PyResult<Vec<CoreResult<Item<'static>>>> {
+pub fn items_of(items: &Bound<'_, PyList>) -> PyResult<Vec<CoreResult<Item<'static>>>> {
     let mut out = Vec::new();
     out.try_reserve_exact(items.len()).map_err(|_| {
         let bytes = items
@@ -194,7 +194,7 @@ pub fn items_of(items: &[Bound<'_, PyAny>]) -> PyResult<Vec<CoreResult<Item<'sta
         if row % LOOK_EVERY == 0 {
             item.py().check_signals()?;
         }
-        out.push(row_item(item)?);
+        out.push(row_item(&item)?);
     }
     Ok(out)
 }
@@ -217,43 +217,13 @@ pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
     obj.cast::<PyUntypedArray>().is_ok()
 }
 
-/// The items of a sequence argument of a batch (a list, a tuple or any sequence but str and
-/// bytes-likes), or a `TypeError` naming `what`; `MemoryError` when they do not fit.
-pub fn sequence_items<'py>(
-    obj: &Bound<'py, PyAny>,
-    what: &str,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let is_sequence = obj.cast::<pyo3::types::PySequence>().is_ok()
-        && !obj.is_instance_of::<PyString>()
-        && !crate::py::convert::type_is_bytes_like(obj);
-    if !is_sequence {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a numpy array or a sequence, not {}",
-            type_name(obj)
-        )));
-    }
-    // A sequence may claim any length and yield forever: read no more than it claims.
-    let claimed = match obj.len() {
-        Ok(claimed) => Some(claimed),
-        Err(error) if error.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => None,
-        Err(error) => return Err(error),
-    };
-    let mut items = Vec::new();
-    for item in obj.try_iter()? {
-        if Some(items.len()) == claimed {
-            return Err(PyValueError::new_err(format!(
-                "{what} yields more items than its len() of {}",
-                items.len()
-            )));
-        }
-        // Grow as it really grows, fallibly.
-        items.try_reserve(1).map_err(|_| {
-            let bytes = items.len().saturating_mul(2 * size_of::<usize>());
-            err(Error::OutOfMemory(OutOfMemory { bytes }))
-        })?;
-        items.push(item?);
-    }
-    Ok(items)
+/// The items of a sequence argument of a batch, read by the kernel's `sequence_items` (both
+/// backends'): a `TypeError` naming `what` for anything else, a `ValueError` for a sequence
+/// that yields more than its `len()`.
+pub fn sequence_items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyList>> {
+    let batch = obj.py().import("perfectplay._kernel.batch")?;
+    let items = batch.call_method1("sequence_items", (obj, what))?;
+    Ok(items.cast_into::<PyList>()?)
 }
 
 /// A numpy array of `rows` with `shape` (the product of `shape` is the length of `rows`).

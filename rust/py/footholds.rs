@@ -10,7 +10,7 @@ use crate::py::convert::{Names, err, search_detached, to_item, type_is_bytes_lik
 use crate::py::options::{Options, to_scalar};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PySequence, PyString, PyTuple};
+use pyo3::types::{PyList, PySequence, PyString, PyTuple};
 
 /// The board, the two locations and the node limit of a call.
 pub struct Call {
@@ -135,10 +135,10 @@ fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<RowsArg<'py>> {
     }
     let items = sequence_items(boards, "boards")?;
     let first_cell = |first: &Bound<'py, PyAny>| first.try_iter().ok()?.next()?.ok();
-    let one_board = items.first().is_some_and(|first| {
+    let one_board = items.get_item(0).is_ok_and(|first| {
         !first.is_instance_of::<PyString>()
-            && is_nested(first)
-            && first_cell(first).is_some_and(|cell| !is_nested(&cell))
+            && is_nested(&first)
+            && first_cell(&first).is_some_and(|cell| !is_nested(&cell))
     });
     match one_board {
         true => RowsArg::shared(boards),
@@ -156,7 +156,7 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Row
         if array.ndim() == 2 && array.dtype().kind() == b'b' {
             // Bools are no coordinates: each pair read as the sequence it is, and refused.
             let rows: PyResult<Vec<_>> = locations.try_iter()?.collect();
-            return RowsArg::items(&rows?);
+            return RowsArg::items(&PyList::new(locations.py(), rows?)?);
         }
         return Ok(RowsArg::array(Boards::new(
             array,
@@ -167,7 +167,7 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Row
         )?));
     }
     let items = sequence_items(locations, name)?;
-    match items.iter().any(is_nested) {
+    match items.iter().any(|item| is_nested(&item)) {
         true => RowsArg::items(&items),
         false => RowsArg::shared(locations),
     }

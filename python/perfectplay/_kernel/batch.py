@@ -20,8 +20,12 @@ Label = tuple[int, int, list[int], dict[int, tuple[int, int]]]
 
 
 def sequence_items(obj: Any, what: str) -> list[Any]:
+    """The items of a sequence argument of a batch (a list, a tuple or any sequence but str and
+    bytes-likes), or a ``TypeError`` naming ``what``; both backends read a batch through it."""
     if not isinstance(obj, Sequence) or isinstance(obj, (str, bytes, bytearray, memoryview)):
         raise TypeError(f"{what} must be a numpy array or a sequence, not {type(obj).__name__}")
+    if type(obj) in (list, tuple):
+        return list(obj)  # their len() is true
     # A sequence may claim any length and yield forever: read no more than it claims.
     try:
         claimed: int | None = len(obj)
