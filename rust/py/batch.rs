@@ -24,9 +24,10 @@ pub fn arrays<'py>(py: Python<'py>, columns: Columns) -> PyResult<Bound<'py, PyT
     let shape = [columns.rows, columns.moves_per_row];
     let best = !columns.best_move.is_empty() || columns.rows == 0;
     let moves = !columns.move_value.is_empty();
-    let nodes = match columns.nodes.is_empty() {
-        true => zeroed::<u64>(columns.rows).map_err(|e| err(e.into()))?,
-        false => columns.nodes,
+    let nodes = if columns.nodes.is_empty() {
+        zeroed::<u64>(columns.rows).map_err(|e| err(e.into()))?
+    } else {
+        columns.nodes
     };
     let grid = |present: bool, array: Bound<'py, PyAny>| -> PyResult<Option<Bound<'py, PyAny>>> {
         present
@@ -83,12 +84,11 @@ pub fn detached<T: Send>(
     work: impl FnOnce(Monitor) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let main_thread = is_main_thread(py)?;
-    let bar = match progress {
-        true => Some(
-            py.import("perfectplay._kernel.batch")?
-                .call_method1("Progress", (what,))?,
-        ),
-        false => None,
+    let bar = if progress {
+        let kernel = py.import("perfectplay._kernel.batch")?;
+        Some(kernel.call_method1("Progress", (what,))?)
+    } else {
+        None
     };
     let bar = bar.map(Bound::unbind);
     let mut interrupt: Option<PyErr> = None;

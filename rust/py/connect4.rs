@@ -181,9 +181,10 @@ fn book_arg(
     let book_for = |book: &Bound<'_, PyAny>| {
         let openings = py.import("perfectplay.connect4.openings")?;
         let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
-        match found.is_none() {
-            true => Ok(None),
-            false => copy_of(&found).map(Some),
+        if found.is_none() {
+            Ok(None)
+        } else {
+            copy_of(&found).map(Some)
         }
     };
     match book {

@@ -140,9 +140,10 @@ fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<RowsArg<'py>> {
             && is_nested(&first)
             && first_cell(&first).is_some_and(|cell| !is_nested(&cell))
     });
-    match one_board {
-        true => RowsArg::shared(boards),
-        false => RowsArg::items(&items),
+    if one_board {
+        RowsArg::shared(boards)
+    } else {
+        RowsArg::items(&items)
     }
 }
 
@@ -167,8 +168,9 @@ fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<Row
         )?));
     }
     let items = sequence_items(locations, name)?;
-    match items.iter().any(|item| is_nested(&item)) {
-        true => RowsArg::items(&items),
-        false => RowsArg::shared(locations),
+    if items.iter().any(|item| is_nested(&item)) {
+        RowsArg::items(&items)
+    } else {
+        RowsArg::shared(locations)
     }
 }

@@ -82,9 +82,10 @@ impl<'a> Probe<'a> {
     }
 
     pub fn solve(&mut self, board: Board) -> Result<Solution> {
-        let to_move = match board.x_to_move() {
-            true => Player::First,
-            false => Player::Second,
+        let to_move = if board.x_to_move() {
+            Player::First
+        } else {
+            Player::Second
         };
         self.answered(|game| driver::solve(game, &board, to_move, &AsGiven))
     }
