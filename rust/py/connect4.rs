@@ -59,7 +59,7 @@ bindings! {
 
     /// Pons' score of the position (see the module's documentation); ``weak=True`` only its
     /// sign, as his solver's ``-w`` gives it (a win at once keeps its exact score).
-    fn score(py, position; options = &[POSITION, &["weak"]].concat()) -> i32 {
+    fn score(py, position; options = call::SCORE) -> i32 {
         let weak = options.weak;
         answer(py, position, &options, |call, books, budget| call.score(books, weak, budget))
     }

@@ -116,6 +116,16 @@ pub const POSITION: &[&str] = &[
     "book",
     "threads",
 ];
+/// `score`'s: a position's and `weak`.
+pub const SCORE: &[&str] = &[
+    "width",
+    "height",
+    "node_limit",
+    "table_mb",
+    "book",
+    "threads",
+    "weak",
+];
 pub const BATCH: &[&str] = &[
     "width",
     "height",
