@@ -108,14 +108,7 @@ impl Call {
 }
 
 /// The options of a function of one position, of `batch_solve` and of `random_positions`.
-pub const POSITION: &[&str] = &[
-    "width",
-    "height",
-    "node_limit",
-    "table_mb",
-    "book",
-    "threads",
-];
+pub const POSITION: &[&str] = SCORE.split_at(6).0;
 /// `score`'s: a position's and `weak`.
 pub const SCORE: &[&str] = &[
     "width",
