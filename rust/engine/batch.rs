@@ -3,8 +3,7 @@
 //! written by the one column writer.
 
 use crate::engine::budget::{Budget, Stop};
-use crate::engine::columns::Wanted;
-use crate::engine::columns::{BAD, Columns, LIMIT, Scattered};
+use crate::engine::columns::{BAD, Columns, LIMIT, Scattered, Wanted};
 use crate::engine::driver::Label;
 use crate::engine::error::{Error, Result};
 use crate::engine::memory::{OutOfMemory, zeroed};

@@ -170,8 +170,9 @@ fn copy_of(book: &Bound<'_, PyAny>) -> PyResult<Py<BookCopy>> {
 }
 
 /// The books of a call given `book=` (`None`: not given) on `shape`'s board, as
-/// `perfectplay.connect4.openings.book_for` resolves it for both backends: not given, the
-/// packaged books on 7x6 (copied once a process), none on other sizes.
+/// `perfectplay.connect4.openings.book_for` resolves it for both backends. Not given or
+/// `'packaged'`: the packaged books on 7x6 (copied once a process, so the call asks no Python),
+/// none on other sizes.
 fn book_arg(
     py: Python<'_>,
     book: Option<&Bound<'_, PyAny>>,
@@ -187,10 +188,14 @@ fn book_arg(
             copy_of(&found).map(Some)
         }
     };
+    let packaged = book.is_none_or(|book| {
+        let name = book.cast::<PyString>().ok();
+        name.is_some_and(|name| name.to_str().is_ok_and(|name| name == "packaged"))
+    });
     match book {
-        Some(book) => book_for(book),
-        None if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(None),
-        None => {
+        Some(book) if !packaged => book_for(book),
+        _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(None),
+        _ => {
             let packaged = PACKAGED.get_or_try_init(py, || {
                 let copy = book_for(&PyString::new(py, "packaged"))?;
                 let deep = copy.filter(|copy| copy.get().books.deep.is_some());

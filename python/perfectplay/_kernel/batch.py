@@ -106,7 +106,8 @@ def with_row(error: BaseException, row: int) -> BaseException:
     return type(error)(f"row {row}: {error}")
 
 
-def progress_bar(show: bool, what: str, total: int) -> Any:
+def progress_bar(show: bool, what: str, total: int | None) -> Any:
+    """A tqdm bar on standard error when ``show`` (``total`` None: told later), else None."""
     if not show:
         return None
     import tqdm
@@ -119,9 +120,7 @@ class Progress:
     start, told ``(done, total)`` now and then, closed at the end."""
 
     def __init__(self, what: str) -> None:
-        import tqdm
-
-        self.bar = tqdm.tqdm(desc=what, unit=" positions", file=sys.stderr)
+        self.bar = progress_bar(True, what, None)
         self.shown = 0
 
     def __call__(self, done: int, total: int) -> None:

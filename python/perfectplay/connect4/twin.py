@@ -101,10 +101,6 @@ class _Search:
         return result
 
 
-def _book_arg(book: Any, shape: Shape) -> Any:
-    return openings.book_for(book, shape.width, shape.height)
-
-
 class _Call:
     """A call's options (checked first), position and search."""
 
@@ -114,9 +110,8 @@ class _Call:
         self.options = Options.read(given, function, allowed)
         size = (self.options.width, self.options.height)
         self.shape, self.root = parse(to_item(position), size)
-        self.search = _Search(
-            self.shape, self.options.node_limit, _book_arg(self.options.book, self.shape)
-        )
+        book = openings.book_for(self.options.book, self.shape.width, self.shape.height)
+        self.search = _Search(self.shape, self.options.node_limit, book)
 
     def first_to_move(self) -> bool:
         return self.root[2] % 2 == 0
@@ -239,7 +234,7 @@ def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSoluti
             rows.append(position)
     if shape is None:
         shape = default_shape(size)
-    board, book = shape, _book_arg(checked.book, shape)
+    board, book = shape, openings.book_for(checked.book, shape.width, shape.height)
 
     def solve_row(position: Position) -> batch.Label:
         return driver.label(_Search(board, checked.node_limit, book), position, checked.moves)

@@ -10,7 +10,7 @@ use crate::engine::error::Result;
 use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
 use crate::games::mnk::{
-    BatchShape, Board, Geometry, Query, TableUse, empty_board, parse_board, search,
+    BatchShape, Board, Geometry, Query, TableUse, empty_board_of, parse_board, search,
 };
 use crate::input::Item;
 use crate::input::grid::Grid;
@@ -59,11 +59,7 @@ impl Call {
 
     /// The call of the empty `rows` x `cols` board.
     pub fn of_empty(rows: &Scalar, cols: &Scalar, k: &Scalar, options: &Checked) -> Result<Call> {
-        Call::new(
-            empty_board(int(rows, "rows")?, int(cols, "cols")?)?,
-            k,
-            options,
-        )
+        Call::new(empty_board_of(rows, cols)?, k, options)
     }
 
     pub fn cols(&self) -> usize {
@@ -119,7 +115,7 @@ pub fn label_rows(
 
 /// The engine (and geometry) of the empty `rows` x `cols` board where `k` in a row wins.
 pub fn engine_of(rows: &Scalar, cols: &Scalar, k: &Scalar) -> Result<Arc<search::Engine>> {
-    let grid = empty_board(int(rows, "rows")?, int(cols, "cols")?)?;
+    let grid = empty_board_of(rows, cols)?;
     search::engine(grid.rows, grid.cols, int(k, "k")?)
 }
 

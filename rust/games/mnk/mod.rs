@@ -23,6 +23,7 @@ use crate::engine::score::Score;
 use crate::engine::table::Table;
 use crate::input::grid::Grid;
 use crate::input::marks::{EMPTY, O, X};
+use crate::input::options::{Scalar, int};
 use crate::input::rows::Rows;
 use crate::input::{Item, MAX_CELLS};
 use std::sync::Arc;
@@ -273,6 +274,11 @@ pub fn empty_board(rows: i128, cols: i128) -> Result<Grid<u8>> {
         Some(cells) => malformed!("board has {cells} cells; at most {MAX_CELLS} are supported"),
         None => malformed!("board has more than 2^127 cells; at most {MAX_CELLS} are supported"),
     }
+}
+
+/// The empty board of the `rows` and `cols` arguments.
+pub fn empty_board_of(rows: &Scalar, cols: &Scalar) -> Result<Grid<u8>> {
+    empty_board(int(rows, "rows")?, int(cols, "cols")?)
 }
 
 /// Reads an m,n,k board argument.

@@ -25,8 +25,9 @@ pub use probe::{Probe, Wanted};
 
 use crate::engine::error::{Result, malformed};
 use crate::engine::memory::zeroed;
+use crate::engine::pool::Monitor;
 use crate::engine::tiers;
-use crate::games::mnk::{Geometry, empty_board};
+use crate::games::mnk::{Geometry, empty_board_of};
 use crate::input::options::{Scalar, int};
 use rank::{RankTables, binom, rank_tables, x_marks};
 
@@ -51,7 +52,7 @@ pub struct Tiers {
 impl Tiers {
     /// The tiers of the game given as its arguments `rows`, `cols` and `k` are.
     pub fn of(rows: &Scalar, cols: &Scalar, k: &Scalar) -> Result<Tiers> {
-        let grid = empty_board(int(rows, "rows")?, int(cols, "cols")?)?;
+        let grid = empty_board_of(rows, cols)?;
         Tiers::new(grid.rows, grid.cols, int(k, "k")?)
     }
 
@@ -68,7 +69,7 @@ impl Tiers {
         (tier, start, count): (usize, usize, usize),
         next: &[u8],
         threads: usize,
-        monitor: &mut dyn FnMut(usize, usize) -> bool,
+        monitor: Monitor,
     ) -> Result<Vec<u8>> {
         tiers::check_range(self, tier, start, count, next.len())?;
         let mut out = zeroed::<u8>(count)?;
