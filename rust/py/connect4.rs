@@ -193,6 +193,8 @@ fn book_arg(
         name.is_some_and(|name| name.to_str().is_ok_and(|name| name == "packaged"))
     });
     match book {
+        // None (no book) is answered here: asking Python would double a short call's time.
+        Some(book) if book.is_none() => Ok(None),
         Some(book) if !packaged => book_for(book),
         _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(None),
         _ => {
