@@ -96,6 +96,23 @@ REPROS = [
         "TypeError\nValueError",
     ),
     Repro(
+        "a batch claiming more rows than memory holds is refused before it is read",
+        """
+        from collections.abc import Sequence
+        from perfectplay import connect4
+        class Endless(Sequence):
+            def __len__(self): raise OverflowError("too long")
+            def __getitem__(self, row): return "........."
+        for boards in (range(10**12), Endless()):
+            show(lambda: tictactoe.batch_solve(boards))
+            show(lambda: connect4.batch_solve(boards))
+            show(lambda: mnk.batch_solve(boards, 3))
+            show(lambda: footholds.batch_solve(boards, [0, 0], [1, 1]))
+            show(lambda: footholds.batch_solve(["..", ".."], boards, [1, 1]))
+        """,
+        "MemoryError\n" * 10,
+    ),
+    Repro(
         "big-endian integer arrays read like native ones",
         """
         rows = [[1, 1, 0, 2, 2, 0, 0, 0, 0], [0] * 9]

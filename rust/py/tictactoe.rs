@@ -1,6 +1,6 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
-use crate::engine::batch::raise_first_bad;
+use crate::engine::batch::{LOOK_EVERY, raise_first_bad};
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool;
@@ -146,6 +146,9 @@ fn lookup_batch<'py>(
     // No capacity from `len()`: a sequence may claim any length.
     let mut out = Vec::new();
     for (row, board) in boards.try_iter()?.enumerate() {
+        if row % LOOK_EVERY == 0 {
+            py.check_signals()?; // a sequence may yield valid boards forever
+        }
         let board = board?;
         let code = match board.cast::<PyString>() {
             Ok(text) => text_code(text),

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -26,17 +28,35 @@ def sequence_items(obj: Any, what: str) -> list[Any]:
         raise TypeError(f"{what} must be a numpy array or a sequence, not {type(obj).__name__}")
     if type(obj) in (list, tuple):
         return list(obj)  # their len() is true
-    # A sequence may claim any length and yield forever: read no more than it claims.
+    # A sequence may claim any length and yield forever: read no more than it claims, and
+    # nothing of one that claims more rows than memory holds (range(10**12) would read for
+    # hours before running out of it).
     try:
-        claimed: int | None = len(obj)
+        claimed = len(obj)
     except OverflowError:
-        claimed = None
+        claimed = sys.maxsize + 1
+    if claimed > _most_rows():
+        raise MemoryError(
+            f"{what} claims {claimed:,} items: more rows than a batch can hold in this "
+            "machine's memory"
+        )
     items: list[Any] = []
     for item in obj:
-        if claimed is not None and len(items) == claimed:
+        if len(items) == claimed:
             raise ValueError(f"{what} yields more items than its len() of {claimed}")
         items.append(item)
     return items
+
+
+@functools.cache
+def _most_rows() -> int:
+    """The most rows a batch read from a sequence can have: one pointer (8 bytes) a row, the
+    least a row takes, in the machine's memory (1 TiB where it cannot be read)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        memory = 1 << 40
+    return memory // 8
 
 
 def array_cells(
