@@ -101,19 +101,38 @@ def chromium(width: int = 1400, height: int = 1000) -> Any:
     """A headless Chromium (Debian's, driven by Selenium) whose page is ``width`` x ``height``
     pixels; None when Chromium or its driver is missing."""
     import shutil
+    import tempfile
 
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
+    class Chromium(webdriver.Chrome):
+        """Chromium whose temporary files (its profile, its singleton socket, which it leaves
+        in the temporary folder when its driver stops it) live in one folder, removed at
+        ``quit()``."""
+
+        def __init__(self, scratch: tempfile.TemporaryDirectory[str], **kwargs: Any) -> None:
+            self.scratch = scratch
+            super().__init__(**kwargs)
+
+        def quit(self) -> None:
+            try:
+                super().quit()
+            finally:
+                self.scratch.cleanup()
 
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
     if binary is None or driver is None:
         return None
+    scratch = tempfile.TemporaryDirectory(prefix="perfectplay-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
         options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(driver), options=options)
+    options.add_argument(f"--user-data-dir={scratch.name}/profile")
+    service = Service(driver, env={**os.environ, "TMPDIR": scratch.name})
+    browser = Chromium(scratch, service=service, options=options)
     # The page gets exactly these pixels (a window's size would include its frame).
     browser.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
