@@ -93,7 +93,7 @@ REPROS = [
         show(lambda: tictactoe.batch_values(range(10**12)))
         show(lambda: tictactoe.value(range(10**12)))
         """,
-        "TypeError\nValueError",
+        "MemoryError\nValueError",
     ),
     Repro(
         "a batch claiming more rows than memory holds is refused before it is read",

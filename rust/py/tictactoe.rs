@@ -1,21 +1,22 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
-use crate::engine::batch::{LOOK_EVERY, raise_first_bad};
-use crate::engine::error::{Error, Result as CoreResult};
-use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::batch::raise_first_bad;
+use crate::engine::error::Result as CoreResult;
+use crate::engine::memory::zeroed;
 use crate::engine::pool;
-use crate::games::mnk::solved::{self, NOT_LEGAL, table};
+use crate::games::mnk::solved::{self, table};
 use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
 use crate::input::Item;
+use crate::input::options::OnError;
 use crate::input::rows::{CodeRows, Packed, RowsOf};
 use crate::py::arrays::Boards;
-use crate::py::batch::{RowsArg, into_py, released, row_item, sequence_items};
-use crate::py::convert::{Names, err, to_item, type_is_bytes_like, type_name};
+use crate::py::batch::{RowsArg, into_py, released, sequence_items};
+use crate::py::convert::{Names, err, to_item};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySequence, PyString, PyTuple};
+use pyo3::types::PyString;
 
 /// The table code of a board argument; a str takes the one-pass path.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -82,19 +83,9 @@ bindings! {
     /// table: see `perfectplay.BatchSolution`.
     fn batch_solve(py, boards; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
         let (moves, on_error, threads) = (options.moves, options.errors, pool::cpus());
-        let label = |rows: &CodeRows<'_>| {
+        let (columns, first_bad) = with_code_rows(py, boards, on_error, |rows| {
             released(py, |monitor| batch::label_rows(rows, moves, threads, monitor))
-        };
-        let (columns, first_bad) = match boards.cast::<PyUntypedArray>() {
-            Ok(array) => label(&board_array(array)?.code_rows())?,
-            Err(_) => {
-                let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
-                let rows = &boards.rows;
-                let (codes, first_bad) = released(py, |_| batch::rows_of_items(rows))?;
-                raise_first_bad(first_bad, on_error).map_err(err)?;
-                label(&CodeRows::Packed(Packed { cells: &codes, width: 9 }))?
-            }
-        };
+        })?;
         raise_first_bad(first_bad, on_error).map_err(err)?;
         into_py(py, columns)
     }
@@ -118,51 +109,39 @@ fn board_array<'py>(array: &Bound<'py, PyUntypedArray>) -> PyResult<Boards<'py>>
     Ok(boards)
 }
 
+/// A batch's boards as rows of codes, given to `work`: an array's read in place, a sequence's
+/// read board by board (as `batch_solve` reads them on both backends), its first bad board
+/// raised unless `on_error` masks it (a bad row is all 3s, which no board has).
+fn with_code_rows<'py, T>(
+    py: Python<'py>,
+    boards: &Bound<'py, PyAny>,
+    on_error: OnError,
+    work: impl FnOnce(&CodeRows<'_>) -> PyResult<T>,
+) -> PyResult<T> {
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        return work(&board_array(array)?.code_rows());
+    }
+    let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
+    let (codes, first_bad) = released(py, |_| batch::rows_of_items(&boards.rows))?;
+    raise_first_bad(first_bad, on_error).map_err(err)?;
+    work(&CodeRows::Packed(Packed {
+        cells: &codes,
+        width: 9,
+    }))
+}
+
 /// Looks up every row of a batch in `per_code` (the table's values or first best moves); the
-/// first bad row raises. A sequence is read board by board, up to its first bad one.
+/// first bad row raises.
 fn lookup_batch<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,
     per_code: &[i8],
 ) -> PyResult<Bound<'py, PyArray1<i8>>> {
-    if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        let array = board_array(array)?;
-        let rows = array.code_rows();
-        let out = released(py, |_| {
+    let out = with_code_rows(py, boards, OnError::Raise, |rows| {
+        released(py, |_| {
             let mut out = zeroed::<i8>(rows.len())?;
-            batch::lookup_rows(&rows, per_code, &mut out).map(|()| out)
-        })?;
-        return Ok(PyArray1::from_vec(py, out));
-    }
-    let is_sequence = boards.is_instance_of::<PyList>()
-        || boards.is_instance_of::<PyTuple>()
-        || (boards.cast::<PySequence>().is_ok() && !boards.is_instance_of::<PyString>());
-    if !is_sequence || type_is_bytes_like(boards) {
-        return Err(PyTypeError::new_err(format!(
-            "boards must be a numpy integer array or a sequence of boards, not {}",
-            type_name(boards)
-        )));
-    }
-    // No capacity from `len()`: a sequence may claim any length.
-    let mut out = Vec::new();
-    for (row, board) in boards.try_iter()?.enumerate() {
-        if row % LOOK_EVERY == 0 {
-            py.check_signals()?; // a sequence may yield valid boards forever
-        }
-        let board = board?;
-        let code = match board.cast::<PyString>() {
-            Ok(text) => text_code(text),
-            Err(_) => row_item(&board)?.and_then(|item| game::code_of(&item)),
-        };
-        let answer = code.and_then(|code| match per_code[code] {
-            NOT_LEGAL => Err(solved::illegal_reason(code)),
-            answer => Ok(answer),
-        });
-        let answer = answer.map_err(|error| err(Error::InRow(row, Box::new(error))))?;
-        let bytes = out.len();
-        out.try_reserve(1)
-            .map_err(|_| err(Error::OutOfMemory(OutOfMemory { bytes })))?;
-        out.push(answer);
-    }
+            batch::lookup_rows(rows, per_code, &mut out).map(|()| out)
+        })
+    })?;
     Ok(PyArray1::from_vec(py, out))
 }

@@ -160,15 +160,8 @@ def _batch(boards: Any, answer: Any) -> npt.NDArray[np.int8]:
 
     if isinstance(boards, np.ndarray):
         rows: Sequence[Any] = _array_rows(boards)
-    elif isinstance(boards, Sequence) and not isinstance(
-        boards, (str, bytes, bytearray, memoryview)
-    ):
-        rows = boards
     else:
-        raise TypeError(
-            "boards must be a numpy integer array or a sequence of boards, "
-            f"not {type(boards).__name__}"
-        )
+        rows = batch.sequence_items(boards, "boards")
     out = []
     for row, board in enumerate(rows):
         try:
