@@ -16,6 +16,9 @@ and on Pons' Begin-Hard stage.
 * **begin-hard**: ``connect4.score`` of the first positions of Pons' Begin-Hard set (at most
   14 stones, 28 or more moves left under perfect play): his own file with ``--pons-sets DIR``,
   else drawn and graded as ``connect4_peers.py`` draws them; mean and median, tables kept.
+* **by-stones** (off unless asked): ``connect4.analyze`` of ``--by-stones N`` random positions
+  (``connect4.random_positions``, seeded) of each of 12 to 18 stones, each from cleared
+  tables, default threads: mean and slowest for each count of stones.
 """
 
 from __future__ import annotations
@@ -150,12 +153,28 @@ def begin_hard(count: int, seed: int, folder: str | None) -> None:
     )
 
 
+def by_stones(count: int, seed: int) -> None:
+    connect4.score("")
+    for stones in (12, 13, 14, 15, 16, 18):
+        seconds = []
+        for board in connect4.random_positions(count, seed=seed, plies=(stones, stones)):
+            connect4.clear_tables()
+            start = time.perf_counter()
+            connect4.analyze(board)
+            seconds.append(time.perf_counter() - start)
+        print(
+            f"analyze of {count} random {stones}-stone positions, cleared tables: mean "
+            f"{statistics.mean(seconds) * 1000:.2f} ms, slowest {max(seconds) * 1000:.1f} ms"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fresh", type=int, default=5, help="fresh-process runs (default 5)")
     parser.add_argument("--games", type=int, default=20, help="student games (default 20)")
     parser.add_argument("--random12", type=int, default=1000, help="12-stone positions")
     parser.add_argument("--begin-hard", type=int, default=100, help="Begin-Hard positions")
+    parser.add_argument("--by-stones", type=int, default=0, help="positions of each stone count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--pons-sets", default=None, metavar="DIR", help="Pons' own files (see connect4_peers.py)"
@@ -169,6 +188,8 @@ def main() -> int:
         random_twelve(args.random12, args.seed)
     if args.begin_hard:
         begin_hard(args.begin_hard, args.seed, args.pons_sets)
+    if args.by_stones:
+        by_stones(args.by_stones, args.seed)
     return 0
 
 

@@ -149,6 +149,23 @@ def test_one_search_on_two_threads_matches_pons() -> None:
 
 
 @pytest.mark.compiled
+def test_an_analysis_on_two_threads_matches_one_thread_and_the_batch() -> None:
+    """Random positions of 12 to 16 stones, whose columns take more than a moment: searched
+    side by side on two threads (tables cleared), one thread, and a batch agree."""
+    boards = RUST.random_positions(12, seed=5, plies=(12, 16))
+    labels = RUST.batch_solve(boards, moves=True, threads=1)
+    for row, board in enumerate(boards):
+        RUST.clear_tables()
+        two = RUST.analyze(board, threads=2)
+        RUST.clear_tables()
+        assert two == RUST.analyze(board, threads=1), row
+        assert two == {
+            col: (int(labels.move_value[row, col]), int(labels.move_plies[row, col]))
+            for col in two
+        }, row
+
+
+@pytest.mark.compiled
 def test_a_parallel_search_keeps_the_node_limit_on_each_thread() -> None:
     with pytest.raises(SearchLimitExceeded, match="node_limit=5000"):
         RUST.solve("", threads=2, node_limit=5000)
@@ -159,10 +176,13 @@ def test_a_parallel_search_keeps_the_node_limit_on_each_thread() -> None:
 @pytest.mark.compiled
 def test_ctrl_c_stops_a_search_on_two_threads_within_a_second() -> None:
     """The empty board takes about half a minute on two threads without the books; Ctrl-C one
-    second in stops both."""
-    assert_ctrl_c_stops_within_a_second(
-        "from perfectplay import connect4", "connect4.score('', threads=2, book=None)", after=1.0
-    )
+    second in stops both, in one search and in an analysis's columns searched side by side."""
+    for call in ("score", "analyze"):
+        assert_ctrl_c_stops_within_a_second(
+            "from perfectplay import connect4",
+            f"connect4.{call}('', threads=2, book=None)",
+            after=1.0,
+        )
 
 
 def test_threads_are_checked(c4: Any) -> None:

@@ -9,6 +9,7 @@ use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
 use crate::engine::error::Result;
 use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
+use crate::engine::score::{self, Score};
 use crate::games::connect4::book::Books;
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{
@@ -72,9 +73,17 @@ impl Call {
         })
     }
 
+    /// Every legal column's (value for the player making it, plies from now with it).
     pub fn analyze(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        let cells = self.shape.cells;
         self.run(books, budget, |game, root| {
-            Ok(driver::analyze(game, root, &AsGiven)?)
+            let scores = game.answers.children_scores(root)?;
+            let answer = |(col, score): (u32, Score)| MoveAnswer {
+                cell: col as u8,
+                value: -score::value(score),
+                plies: 1 + score::plies(score, cells - root.moves - 1),
+            };
+            Ok(scores.into_iter().map(answer).collect())
         })
     }
 

@@ -26,15 +26,18 @@
 //! * **Several threads** ([`Solver::new`]'s `threads`) search a position with [`PARALLEL_FROM`]
 //!   moves left or more together: each searches all of it over the one main table, and a
 //!   position another thread is searching waits for last (ABDADA), so that the threads split
-//!   the work rather than repeat it; the first thread to answer stops the others.
+//!   the work rather than repeat it; the first thread to answer stops the others. An
+//!   `analyze` searches its columns side by side instead, a column a thread
+//!   ([`Solver::children_scores`]).
 //! * **7x6**, the size everyone plays, has its threat function with constant shifts.
 
 use crate::engine::budget::{Budget, Stop};
-use crate::engine::driver::Answers;
+use crate::engine::driver::{Answers, Rules};
 use crate::engine::error::Error;
 use crate::engine::memory::{HugeBuffer, OutOfMemory};
 use crate::engine::pool;
 use crate::engine::score::{self, Score};
+use crate::engine::window::cells_of;
 use crate::games::connect4::book::Books;
 use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
 use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
@@ -640,6 +643,95 @@ impl<'a, 'b> Solver<'a, 'b> {
             return Err(self.budget.node_limit());
         }
         Err(Stop::Interrupted)
+    }
+
+    /// Every legal column of `p` with the exact score (`score.rs`'s) of the position it makes,
+    /// for `analyze`. With several threads the columns are searched side by side, a column a
+    /// thread over the shared main table, once this thread has spent [`ALONE_NODES`] on them
+    /// alone (a quick analysis starts no threads): a column's exact score is a series of
+    /// null-window searches, which gain little from two threads short of the longest searches,
+    /// and a position has several columns.
+    pub fn children_scores(&mut self, p: &Position) -> Result<Vec<(u32, Score)>, Stop> {
+        let shape = self.shape;
+        let child = |col: u32| p.play_cell(p.landing(shape) & shape.column(col));
+        // The rules' moves: none once the game is over.
+        let columns = cells_of(shape.moves(p)).map(u32::from);
+        // Under a node limit the columns are searched in order, so that the limit is one count.
+        if self.threads == 1 || self.budget.remaining().is_some() {
+            return columns
+                .map(|col| Ok((col, exact_of(self, &child(col))?)))
+                .collect();
+        }
+        // Alone first, within ALONE_NODES for all columns; what it learnt stays in the table.
+        let (main, books) = (self.main, self.books);
+        let mut scores = Vec::new();
+        let mut left = Vec::new();
+        let budget = &mut *self.budget;
+        let mut poll = || budget.poll_now();
+        let mut local = Budget::new(Some(ALONE_NODES), &mut poll);
+        let mut alone = Solver::one_thread(shape, main, &mut *self.small, &mut local, books);
+        for col in columns {
+            match left.is_empty().then(|| exact_of(&mut alone, &child(col))) {
+                Some(Ok(score)) => scores.push((col, score)),
+                Some(Err(Stop::Interrupted)) => return Err(Stop::Interrupted),
+                _ => left.push(col),
+            }
+        }
+        let nodes = local.nodes();
+        self.budget.count(nodes);
+        if left.is_empty() {
+            return Ok(scores);
+        }
+        struct Worker {
+            small: SmallTable,
+            scores: Vec<(u32, Result<Score, Stop>)>,
+            nodes: u64,
+        }
+        let stopped = AtomicBool::new(false);
+        let budget = &mut *self.budget;
+        let workers = pool::run(
+            left.clone(),
+            left.len(),
+            self.threads,
+            || {
+                Ok(Worker {
+                    small: SmallTable::new()?,
+                    scores: Vec::new(),
+                    nodes: 0,
+                })
+            },
+            |worker, col, poll| {
+                let mut poll = || stopped.load(Relaxed) || poll();
+                let mut budget = Budget::new(None, &mut poll);
+                let mut solver =
+                    Solver::one_thread(shape, main, &mut worker.small, &mut budget, books);
+                let score = exact_of(&mut solver, &child(col));
+                stopped.fetch_or(score.is_err(), Relaxed);
+                worker.nodes += budget.nodes();
+                worker.scores.push((col, score));
+                1
+            },
+            |_, _| budget.poll_now(),
+        );
+        let workers = match workers {
+            Ok(workers) => workers,
+            Err(Error::Stopped(stop)) => return Err(stop),
+            // Without the memory for the threads' tables, this thread searches them alone.
+            Err(_) => {
+                for col in left {
+                    scores.push((col, exact_of(self, &child(col))?));
+                }
+                scores.sort_unstable_by_key(|&(col, _)| col);
+                return Ok(scores);
+            }
+        };
+        self.budget
+            .count(workers.iter().map(|worker| worker.nodes).sum());
+        for (col, score) in workers.into_iter().flat_map(|worker| worker.scores) {
+            scores.push((col, score?));
+        }
+        scores.sort_unstable_by_key(|&(col, _)| col);
+        Ok(scores)
     }
 
     /// Pons' score of a position of a game still going on: exact, or with `weak` only its sign
