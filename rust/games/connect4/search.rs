@@ -650,7 +650,8 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// thread over the shared main table, once this thread has spent [`ALONE_NODES`] on them
     /// alone (a quick analysis starts no threads): a column's exact score is a series of
     /// null-window searches, which gain little from two threads short of the longest searches,
-    /// and a position has several columns.
+    /// and a position has several columns. A thread with no column left joins one still
+    /// searched.
     pub fn children_scores(&mut self, p: &Position) -> Result<Vec<(u32, Score)>, Stop> {
         let shape = self.shape;
         let child = |col: u32| p.play_cell(p.landing(shape) & shape.column(col));
@@ -682,15 +683,29 @@ impl<'a, 'b> Solver<'a, 'b> {
         if left.is_empty() {
             return Ok(scores);
         }
+        // A worker with no column left helps the first column still searched (both over the
+        // table, positions the other is searching left for last, as in `parallel`); the
+        // first score found is the column's.
+        enum Piece {
+            Column(usize),
+            Help,
+        }
         struct Worker {
             small: SmallTable,
-            scores: Vec<(u32, Result<Score, Stop>)>,
+            scores: Vec<(u32, Score)>,
             nodes: u64,
         }
+        let Ok(busy) = Busy::new() else {
+            return self.rest_alone(p, &left, scores);
+        };
+        let started: Vec<AtomicBool> = left.iter().map(|_| AtomicBool::new(false)).collect();
+        let done: Vec<AtomicBool> = left.iter().map(|_| AtomicBool::new(false)).collect();
         let stopped = AtomicBool::new(false);
+        let mut pieces: Vec<Piece> = (0..left.len()).map(Piece::Column).collect();
+        pieces.extend((1..self.threads).map(|_| Piece::Help));
         let budget = &mut *self.budget;
         let workers = pool::run(
-            left.clone(),
+            pieces,
             left.len(),
             self.threads,
             || {
@@ -700,35 +715,77 @@ impl<'a, 'b> Solver<'a, 'b> {
                     nodes: 0,
                 })
             },
-            |worker, col, poll| {
-                let mut poll = || stopped.load(Relaxed) || poll();
-                let mut budget = Budget::new(None, &mut poll);
-                let mut solver =
-                    Solver::one_thread(shape, main, &mut worker.small, &mut budget, books);
-                let score = exact_of(&mut solver, &child(col));
-                stopped.fetch_or(score.is_err(), Relaxed);
-                worker.nodes += budget.nodes();
-                worker.scores.push((col, score));
-                1
+            |worker, piece, poll| {
+                let mut search = |index: usize| {
+                    let mut poll = || stopped.load(Relaxed) || done[index].load(Relaxed) || poll();
+                    let mut budget = Budget::new(None, &mut poll);
+                    let mut solver =
+                        Solver::one_thread(shape, main, &mut worker.small, &mut budget, books);
+                    solver.busy = Some(&busy);
+                    let score = exact_of(&mut solver, &child(left[index]));
+                    worker.nodes += budget.nodes();
+                    match score {
+                        Ok(score) => {
+                            done[index].store(true, Relaxed);
+                            worker.scores.push((left[index], score));
+                        }
+                        // Stopped because the other thread answered first: no failure.
+                        Err(_) if done[index].load(Relaxed) => {}
+                        Err(_) => stopped.store(true, Relaxed),
+                    }
+                };
+                match piece {
+                    Piece::Column(index) => {
+                        started[index].store(true, Relaxed);
+                        search(index);
+                        1
+                    }
+                    Piece::Help => {
+                        while let Some(index) = (0..left.len())
+                            .find(|&i| started[i].load(Relaxed) && !done[i].load(Relaxed))
+                        {
+                            if stopped.load(Relaxed) {
+                                break;
+                            }
+                            search(index);
+                        }
+                        0
+                    }
+                }
             },
             |_, _| budget.poll_now(),
         );
         let workers = match workers {
             Ok(workers) => workers,
             Err(Error::Stopped(stop)) => return Err(stop),
-            // Without the memory for the threads' tables, this thread searches them alone.
-            Err(_) => {
-                for col in left {
-                    scores.push((col, exact_of(self, &child(col))?));
-                }
-                scores.sort_unstable_by_key(|&(col, _)| col);
-                return Ok(scores);
-            }
+            Err(_) => return self.rest_alone(p, &left, scores),
         };
         self.budget
             .count(workers.iter().map(|worker| worker.nodes).sum());
         for (col, score) in workers.into_iter().flat_map(|worker| worker.scores) {
-            scores.push((col, score?));
+            if !scores.iter().any(|&(found, _)| found == col) {
+                scores.push((col, score));
+            }
+        }
+        // A column without a score was stopped (by Ctrl-C) on every thread searching it.
+        if done.iter().any(|done| !done.load(Relaxed)) {
+            return Err(Stop::Interrupted);
+        }
+        scores.sort_unstable_by_key(|&(col, _)| col);
+        Ok(scores)
+    }
+
+    /// [`Solver::children_scores`] of the columns `left` on this thread, added to `scores`
+    /// (without the memory for the threads' tables), in column order.
+    fn rest_alone(
+        &mut self,
+        p: &Position,
+        left: &[u32],
+        mut scores: Vec<(u32, Score)>,
+    ) -> Result<Vec<(u32, Score)>, Stop> {
+        for &col in left {
+            let child = p.play_cell(p.landing(self.shape) & self.shape.column(col));
+            scores.push((col, exact_of(self, &child)?));
         }
         scores.sort_unstable_by_key(|&(col, _)| col);
         Ok(scores)
