@@ -212,6 +212,11 @@ pub fn row_item(item: &Bound<'_, PyAny>) -> PyResult<CoreResult<Item<'static>>> 
     }
 }
 
+/// Is `obj` a numpy array?
+pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
+    obj.cast::<PyUntypedArray>().is_ok()
+}
+
 /// The items of a sequence argument of a batch, read by the kernel's `sequence_items` (both
 /// backends'): a `TypeError` naming `what` for anything else, a `ValueError` for a sequence
 /// that yields more than its `len()`.

@@ -5,11 +5,12 @@ use crate::engine::error::Error;
 use crate::games::footholds::call::{BATCH, NODE_LIMIT, RANDOM, label_rows, random_games};
 use crate::games::footholds::{self as game, Board, search};
 use crate::py::arrays::Boards;
-use crate::py::batch::{RowsArg, labelled, released, shaped};
-use crate::py::convert::{Names, err, search_detached, to_item};
+use crate::py::batch::{RowsArg, is_array, labelled, released, sequence_items, shaped};
+use crate::py::convert::{Names, err, search_detached, to_item, type_is_bytes_like};
 use crate::py::options::{Options, to_scalar};
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PySequence, PyString, PyTuple};
 
 /// The board, the two locations and the node limit of a call.
 pub struct Call {
@@ -76,7 +77,8 @@ bindings! {
     /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
     /// flat cells `row * cols + col`, values from A's side.
     fn batch_solve(py, boards, alocs, blocs; options = BATCH) -> Bound<'py, PyAny> {
-        let [boards, alocs, blocs] = batch_args((boards, alocs, blocs))?;
+        let boards = boards_arg(boards)?;
+        let (alocs, blocs) = (locations_arg(alocs, "alocs")?, locations_arg(blocs, "blocs")?);
         let rows = (&boards.rows, &alocs.rows, &blocs.rows);
         let batch = released(py, |monitor| game::parse_batch(rows.0, rows.1, rows.2, monitor))?;
         let game::Batch { rows, boards, size } = batch;
@@ -104,28 +106,71 @@ bindings! {
     }
 }
 
-/// The boards, A's and B's locations of a batch, as `perfectplay.footholds.arguments` reads them
-/// for both backends: one for every row, one item a row, or an array of rows read in place.
-fn batch_args<'py>(
-    (boards, alocs, blocs): (&Bound<'py, PyAny>, &Bound<'py, PyAny>, &Bound<'py, PyAny>),
-) -> PyResult<[RowsArg<'py>; 3]> {
-    let module = boards.py().import("perfectplay.footholds.arguments")?;
-    let read = module.call_method1("batch_arguments", (boards, alocs, blocs))?;
-    let [boards, alocs, blocs]: [(String, Bound<'py, PyAny>); 3] = read.extract()?;
-    let arg = |(kind, value): (String, Bound<'py, PyAny>), what, shape, dims| match &kind[..] {
-        "shared" => RowsArg::shared(&value),
-        "rows" => RowsArg::items(value.cast()?),
-        _ => Ok(RowsArg::array(Boards::new(
-            value.cast()?,
-            dims == 3,
-            &[dims],
+/// Is `item` more than a cell: an array, a str or another sequence (not bytes-like)?
+fn is_nested(item: &Bound<'_, PyAny>) -> bool {
+    is_array(item)
+        || item.is_instance_of::<PyString>()
+        || (item.cast::<PySequence>().is_ok() && !type_is_bytes_like(item))
+}
+
+/// Boards: an array of shape (rows, cols) or a str is one board for every row; an array of
+/// shape (N, rows, cols), or a sequence of boards, one per row. A sequence whose first item is
+/// a row of cells (a sequence of ints or bools) is one board.
+fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<RowsArg<'py>> {
+    if let Ok(array) = boards.cast::<PyUntypedArray>() {
+        if array.ndim() == 2 {
+            return RowsArg::shared(boards);
+        }
+        let shape = "(rows, cols) or (N, rows, cols)";
+        return Ok(RowsArg::array(Boards::new(
+            array,
+            true,
+            &[3],
             shape,
-            what,
-        )?)),
-    };
-    Ok([
-        arg(boards, "boards", "(N, rows, cols)", 3)?,
-        arg(alocs, "alocs", "(N, 2)", 2)?,
-        arg(blocs, "blocs", "(N, 2)", 2)?,
-    ])
+            "boards",
+        )?));
+    }
+    if boards.is_instance_of::<PyString>() {
+        return RowsArg::shared(boards);
+    }
+    let items = sequence_items(boards, "boards")?;
+    let first_cell = |first: &Bound<'py, PyAny>| first.try_iter().ok()?.next()?.ok();
+    let one_board = items.get_item(0).is_ok_and(|first| {
+        !first.is_instance_of::<PyString>()
+            && is_nested(&first)
+            && first_cell(&first).is_some_and(|cell| !is_nested(&cell))
+    });
+    if one_board {
+        RowsArg::shared(boards)
+    } else {
+        RowsArg::items(&items)
+    }
+}
+
+/// Locations: a pair of ints (an array of shape (2,)) is one location for every row; an array
+/// of shape (N, 2), or a sequence of pairs, one per row.
+fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<RowsArg<'py>> {
+    if let Ok(array) = locations.cast::<PyUntypedArray>() {
+        if array.ndim() == 1 {
+            return RowsArg::shared(locations);
+        }
+        if array.ndim() == 2 && array.dtype().kind() == b'b' {
+            // Bools are no coordinates: each pair read as the sequence it is, and refused.
+            let rows: PyResult<Vec<_>> = locations.try_iter()?.collect();
+            return RowsArg::items(&PyList::new(locations.py(), rows?)?);
+        }
+        return Ok(RowsArg::array(Boards::new(
+            array,
+            false,
+            &[2],
+            "(2,) or (N, 2)",
+            name,
+        )?));
+    }
+    let items = sequence_items(locations, name)?;
+    if items.iter().any(|item| is_nested(&item)) {
+        RowsArg::items(&items)
+    } else {
+        RowsArg::shared(locations)
+    }
 }

@@ -9,6 +9,7 @@ its cell is gone. The search is plain negamax over every move, memoised by posit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,7 +20,6 @@ from perfectplay._kernel.board_input import I64, CellReader, describe_char, read
 from perfectplay._kernel.options import Options, SearchOptions, random_args
 from perfectplay._kernel.types import BatchSolution, Codes, Int64s, Solution
 from perfectplay.errors import SearchLimitExceeded
-from perfectplay.footholds.arguments import batch_arguments
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -163,6 +163,47 @@ def analyze(
     return driver.analyze(search, root, parsed.row_col)
 
 
+def _nested(item: Any) -> bool:
+    return isinstance(item, (np.ndarray, str)) or (
+        isinstance(item, Sequence) and not isinstance(item, (bytes, bytearray, memoryview))
+    )
+
+
+def _boards_arg(boards: Any) -> tuple[bool, list[Any]]:
+    """(one per row, the boards): the compiled core's rules, see ``batch_solve``."""
+    if isinstance(boards, np.ndarray):
+        if boards.ndim == 2:
+            return False, [boards]
+        if boards.ndim == 3:
+            return True, list(boards)
+        raise ValueError(
+            f"boards must have shape (rows, cols) or (N, rows, cols), got {boards.ndim} dimensions"
+        )
+    if isinstance(boards, str):
+        return False, [boards]
+    items = batch.sequence_items(boards, "boards")
+    first = items[0] if items else None
+    one_board = (
+        first is not None
+        and not isinstance(first, str)
+        and _nested(first)
+        and (cells := list(first)[:1]) != []
+        and not _nested(cells[0])
+    )
+    return (False, [boards]) if one_board else (True, items)
+
+
+def _locations_arg(locations: Any, name: str) -> tuple[bool, list[Any]]:
+    if isinstance(locations, np.ndarray):
+        if locations.ndim == 1:
+            return False, [locations]
+        if locations.ndim == 2:
+            return True, list(locations)
+        raise ValueError(f"{name} must have shape (2,) or (N, 2), got {locations.ndim} dimensions")
+    items = batch.sequence_items(locations, name)
+    return (True, items) if any(_nested(item) for item in items) else (False, [locations])
+
+
 def batch_solve(
     boards: Any, alocs: Any, blocs: Any, **options: Unpack[SearchOptions]
 ) -> BatchSolution:
@@ -172,8 +213,9 @@ def batch_solve(
         options, "batch_solve", ("moves", "threads", "node_limit", "errors", "progress")
     )
     arguments = [
-        (False, [value]) if kind == "shared" else (True, list(value))
-        for kind, value in batch_arguments(boards, alocs, blocs)
+        _boards_arg(boards),
+        _locations_arg(alocs, "alocs"),
+        _locations_arg(blocs, "blocs"),
     ]
     counts = [len(items) for each_row, items in arguments if each_row]
     if any(count != counts[0] for count in counts):
