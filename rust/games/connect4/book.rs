@@ -227,7 +227,7 @@ mod tests {
     #[test]
     fn a_score_the_stones_do_not_allow_is_no_answer() {
         let shape = Shape::new(4, 4).unwrap();
-        let p = play_columns(&shape, columns_of_text("1111").unwrap(), false, 1).unwrap();
+        let p = play_columns(&shape, &columns_of_text("1111").unwrap(), false, 1).unwrap();
         let key = p.key(&shape).min(shape.mirrored_key(p.key(&shape)));
         for (score, answer) in [
             (0, Some(0)),

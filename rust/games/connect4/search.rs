@@ -992,7 +992,7 @@ mod tests {
     use crate::games::connect4::{columns_of_text, play_columns, pons_score as pons_of};
 
     fn pons(shape: &Shape, text: &str) -> i32 {
-        let position = play_columns(shape, columns_of_text(text).unwrap(), false, 1).unwrap();
+        let position = play_columns(shape, &columns_of_text(text).unwrap(), false, 1).unwrap();
         let mut tables = Tables::new(shape, 1 << 20).unwrap();
         unlimited(|budget| {
             Solver::new(shape, &mut tables, budget, Books::default(), 1)
@@ -1026,9 +1026,9 @@ mod tests {
             "4453",
             "7422341735647741166133573473242566",
         ] {
-            let position = play_columns(&shape, columns_of_text(text).unwrap(), false, 1).unwrap();
+            let position = play_columns(&shape, &columns_of_text(text).unwrap(), false, 1).unwrap();
             let image =
-                play_columns(&shape, columns_of_text(&mirror(text)).unwrap(), false, 1).unwrap();
+                play_columns(&shape, &columns_of_text(&mirror(text)).unwrap(), false, 1).unwrap();
             let key = position.key(&shape);
             assert_eq!(shape.mirrored_key(key), image.key(&shape), "{text}");
             assert_eq!(seven_by_six_mirrored(key), image.key(&shape), "{text}");
@@ -1039,7 +1039,7 @@ mod tests {
             let mut tables = Tables::new(&shape, 1 << 20).unwrap();
             let mut searched = Vec::new();
             for text in [text.to_string(), mirror(text)] {
-                let position = play_columns(&shape, columns_of_text(&text).unwrap(), false, 1);
+                let position = play_columns(&shape, &columns_of_text(&text).unwrap(), false, 1);
                 let position = position.unwrap();
                 searched.push(unlimited(|budget| {
                     let mut solver = Solver::new(&shape, &mut tables, budget, Books::default(), 1);
