@@ -469,18 +469,18 @@ pub const BUILD_STATES: usize = 1 << 20;
 /// at most [`BUILD_STATES`] of them (the twin visits them in the same order).
 fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
     let width = shape.width as usize;
-    let target: Vec<u32> = (0..shape.width)
-        .map(|col| (mask & shape.column(col)).count_ones())
-        .collect();
-    // Mixed-radix index of a vector of heights.
-    let radix: Vec<u128> = target.iter().map(|&h| u128::from(h) + 1).collect();
-    let states: u128 = radix.iter().product();
-    let index = |heights: &[u32]| {
-        heights
-            .iter()
-            .zip(&radix)
-            .fold(0u128, |at, (&h, &r)| at * r + u128::from(h))
-    };
+    // Heights on the stack, a column a byte (no allocation a state).
+    let mut target = [0u8; MAX_WIDTH];
+    for (col, height) in target[..width].iter_mut().enumerate() {
+        *height = (mask & shape.column(col as u32)).count_ones() as u8;
+    }
+    // A vector of heights is numbered in mixed radix: a stone in `col` adds `place[col]`.
+    let mut place = [0u128; MAX_WIDTH];
+    let mut states: u128 = 1;
+    for col in (0..width).rev() {
+        place[col] = states;
+        states *= u128::from(target[col]) + 1;
+    }
     // A flag per state where that is small; a set of the visited ones otherwise.
     let mut flags = if states <= 1 << 24 {
         vec![false; states as usize]
@@ -489,23 +489,23 @@ fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
     };
     let mut visited = std::collections::HashSet::new();
     let mut count = 0usize;
-    let mut stack = vec![vec![0u32; width]];
-    while let Some(heights) = stack.pop() {
+    let mut stack = vec![([0u8; MAX_WIDTH], 0u128)];
+    while let Some((heights, at)) = stack.pop() {
         if heights == target {
             return Ok(true);
         }
-        let first_moves = heights.iter().sum::<u32>() % 2 == 0;
+        let first_moves = heights.iter().map(|&h| u32::from(h)).sum::<u32>() % 2 == 0;
         for col in 0..width {
             if heights[col] == target[col] {
                 continue;
             }
-            let is_first = first & shape.cell(col as u32, heights[col]) != 0;
+            let is_first = first & shape.cell(col as u32, heights[col].into()) != 0;
             if is_first != first_moves {
                 continue;
             }
-            let mut next = heights.clone();
+            let mut next = heights;
             next[col] += 1;
-            let at = index(&next);
+            let at = at + place[col];
             let new = if flags.is_empty() {
                 visited.insert(at)
             } else {
@@ -521,7 +521,7 @@ fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
                         shape.width, shape.height
                     )));
                 }
-                stack.push(next);
+                stack.push((next, at));
             }
         }
     }

@@ -802,6 +802,17 @@ impl<'a, 'b> Solver<'a, 'b> {
         if weak {
             (min, max) = (-1, 1);
         }
+        // A position the table has settled (an earlier call's) needs no bound from the book
+        // (up to seven lookups) and no search.
+        if let Some(known) = self.main.get(self.slot(p).mixed)
+            && known.lower == known.upper
+        {
+            return Ok(if weak {
+                known.lower.signum()
+            } else {
+                known.lower
+            });
+        }
         // One stone past the 12-ply book, a bound that is often the score: tested first.
         let mut bound = self.books.parents_bound(self.shape, p);
         if let Some(bound) = bound {
