@@ -160,8 +160,7 @@ def test_an_analysis_on_two_threads_matches_one_thread_and_the_batch() -> None:
         RUST.clear_tables()
         assert two == RUST.analyze(board, threads=1), row
         assert two == {
-            col: (int(labels.move_value[row, col]), int(labels.move_plies[row, col]))
-            for col in two
+            col: (int(labels.move_value[row, col]), int(labels.move_plies[row, col])) for col in two
         }, row
 
 
