@@ -50,6 +50,18 @@ pub struct MoveAnswer {
     pub plies: u32,
 }
 
+impl MoveAnswer {
+    /// The answer of the move to `cell` from the exact score of the position it makes, which
+    /// has `cells_left` cells to use up.
+    pub fn of(cell: u8, child_score: Score, cells_left: u32) -> MoveAnswer {
+        MoveAnswer {
+            cell,
+            value: -score::value(child_score),
+            plies: 1 + score::plies(child_score, cells_left),
+        }
+    }
+}
+
 /// A game's rules, as the driver needs them: legal moves as a set of move numbers (cells, or
 /// columns for Connect Four), the position after one, and the cells a position still has to
 /// use up (what plies are counted from: every move of every game uses one cell).
@@ -237,11 +249,12 @@ pub fn analyze<R: Rules, A: Answers<R>>(
     for cell in moves_in_caller_order(search, root, orientation) {
         let child = search.play(root, cell);
         let score = search.exact_score(&child)?;
-        answers.push(MoveAnswer {
-            cell: orientation.to_caller(cell),
-            value: -score::value(score),
-            plies: 1 + score::plies(score, search.cells_left(&child)),
-        });
+        let cells_left = search.cells_left(&child);
+        answers.push(MoveAnswer::of(
+            orientation.to_caller(cell),
+            score,
+            cells_left,
+        ));
     }
     Ok(answers)
 }
@@ -290,11 +303,8 @@ pub fn label<R: Rules, A: Answers<R>>(
         let is_best_move = if moves {
             let child = search.play(root, cell);
             let child_score = search.exact_score(&child)?;
-            answers.push(MoveAnswer {
-                cell: caller_cell,
-                value: -score::value(child_score),
-                plies: 1 + score::plies(child_score, search.cells_left(&child)),
-            });
+            let cells_left = search.cells_left(&child);
+            answers.push(MoveAnswer::of(caller_cell, child_score, cells_left));
             -child_score == score
         } else {
             is_best(search, root, cell, score)?

@@ -9,7 +9,6 @@ use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
 use crate::engine::error::Result;
 use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
-use crate::engine::score::{self, Score};
 use crate::games::connect4::book::Books;
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{
@@ -78,11 +77,8 @@ impl Call {
         let cells = self.shape.cells;
         self.run(books, budget, |game, root| {
             let scores = game.answers.children_scores(root)?;
-            let answer = |(col, score): (u32, Score)| MoveAnswer {
-                cell: col as u8,
-                value: -score::value(score),
-                plies: 1 + score::plies(score, cells - root.moves - 1),
-            };
+            let cells_left = cells - root.moves - 1;
+            let answer = |(col, score)| MoveAnswer::of(col, score, cells_left);
             Ok(scores.into_iter().map(answer).collect())
         })
     }

@@ -286,7 +286,7 @@ pub fn play_columns(
             return play_checked(shape, columns, last_wins, first);
         }
         before_last = position;
-        position = position.play_cell(position.landing(shape) & shape.column(col as u32));
+        position = shape.play(&position, col as u8);
     }
     let four_before = shape.has_four(before_last.current) || shape.has_four(before_last.opponent());
     if four_before || (!last_wins && position.is_won(shape)) {

@@ -652,11 +652,11 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// null-window searches, which gain little from two threads short of the longest searches,
     /// and a position has several columns. A thread with no column left joins one still
     /// searched.
-    pub fn children_scores(&mut self, p: &Position) -> Result<Vec<(u32, Score)>, Stop> {
+    pub fn children_scores(&mut self, p: &Position) -> Result<Vec<(u8, Score)>, Stop> {
         let shape = self.shape;
-        let child = |col: u32| p.play_cell(p.landing(shape) & shape.column(col));
+        let child = |col: u8| shape.play(p, col);
         // The rules' moves: none once the game is over.
-        let columns = cells_of(shape.moves(p)).map(u32::from);
+        let columns = cells_of(shape.moves(p));
         // Under a node limit the columns are searched in order, so that the limit is one count.
         if self.threads == 1 || self.budget.remaining().is_some() {
             return columns
@@ -692,13 +692,12 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
         struct Worker {
             small: SmallTable,
-            scores: Vec<(u32, Score)>,
+            scores: Vec<(u8, Score)>,
             nodes: u64,
         }
         let Ok(busy) = Busy::new() else {
             return self.rest_alone(p, &left, scores);
         };
-        let started: Vec<AtomicBool> = left.iter().map(|_| AtomicBool::new(false)).collect();
         let done: Vec<AtomicBool> = left.iter().map(|_| AtomicBool::new(false)).collect();
         let stopped = AtomicBool::new(false);
         let mut pieces: Vec<Piece> = (0..left.len()).map(Piece::Column).collect();
@@ -736,17 +735,15 @@ impl<'a, 'b> Solver<'a, 'b> {
                 };
                 match piece {
                     Piece::Column(index) => {
-                        started[index].store(true, Relaxed);
                         search(index);
                         1
                     }
+                    // The helpers come after every column in the pool's order: every column
+                    // not done is being searched.
                     Piece::Help => {
-                        while let Some(index) = (0..left.len())
-                            .find(|&i| started[i].load(Relaxed) && !done[i].load(Relaxed))
+                        while !stopped.load(Relaxed)
+                            && let Some(index) = (0..left.len()).find(|&i| !done[i].load(Relaxed))
                         {
-                            if stopped.load(Relaxed) {
-                                break;
-                            }
                             search(index);
                         }
                         0
@@ -780,12 +777,11 @@ impl<'a, 'b> Solver<'a, 'b> {
     fn rest_alone(
         &mut self,
         p: &Position,
-        left: &[u32],
-        mut scores: Vec<(u32, Score)>,
-    ) -> Result<Vec<(u32, Score)>, Stop> {
+        left: &[u8],
+        mut scores: Vec<(u8, Score)>,
+    ) -> Result<Vec<(u8, Score)>, Stop> {
         for &col in left {
-            let child = p.play_cell(p.landing(self.shape) & self.shape.column(col));
-            scores.push((col, exact_of(self, &child)?));
+            scores.push((col, exact_of(self, &self.shape.play(p, col))?));
         }
         scores.sort_unstable_by_key(|&(col, _)| col);
         Ok(scores)
