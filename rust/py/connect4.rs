@@ -10,7 +10,7 @@ use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, err, search_detached, to_item};
 use crate::py::options::{Options, to_scalar};
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
@@ -24,7 +24,7 @@ fn answer<T: Send>(
 ) -> PyResult<T> {
     let call = Call::new(&to_item(position)?, options).map_err(err)?;
     let choice = book_arg(py, options.book.as_ref(), &call.shape)?;
-    let books = books_of(&choice);
+    let books = choice.books()?;
     search_detached(py, call.node_limit, |budget| work(&call, books, budget))
 }
 
@@ -88,7 +88,7 @@ bindings! {
         let (parsed, shape) = released(py, |monitor| call::parse_rows(rows, checked, monitor))?;
         let choice = book_arg(py, options.book.as_ref(), &shape)?;
         let what = format!("connect4 {}x{}", shape.width, shape.height);
-        let books = books_of(&choice);
+        let books = choice.books()?;
         labelled(py, &options, &what, parsed, |parsed, monitor| {
             call::label_rows(parsed, &shape, books, checked, monitor)
         })
@@ -104,89 +104,78 @@ bindings! {
     }
 }
 
-/// A `perfectplay.connect4.openings.Book`'s columns copied once into the core and kept on the
-/// book (`_core_copy`), with the arrays they came from: a book whose arrays were replaced is
-/// copied again.
-#[pyclass(frozen)]
-struct BookCopy {
-    books: OwnedBooks,
-    from: Vec<Py<PyAny>>,
+/// The books a call reads.
+enum BookChoice<'py> {
+    None,
+    /// The packaged books, copied into the core once a process (so a call asks no Python).
+    Packaged(&'static OwnedBooks),
+    /// A given book's numpy arrays, read in place for the call.
+    Given(BookArrays<'py>),
 }
 
-/// The books a call reads: a book's copy, or none.
-type BookChoice = Option<Py<BookCopy>>;
-
-fn books_of(choice: &BookChoice) -> Books<'_> {
-    choice
-        .as_ref()
-        .map_or_else(Books::default, |copy| copy.get().books.books())
+/// A `perfectplay.connect4.openings.Book`'s arrays (its 12-ply book's too), borrowed read-only.
+struct BookArrays<'py> {
+    keys: PyReadonlyArray1<'py, u64>,
+    scores: PyReadonlyArray1<'py, i8>,
+    depth: u32,
+    deep: Option<(PyReadonlyArray1<'py, i32>, PyReadonlyArray1<'py, i8>)>,
 }
 
-fn column<T: numpy::Element + Copy>(array: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
-    Ok(array.extract::<PyReadonlyArray1<T>>()?.as_slice()?.to_vec())
-}
-
-/// The core's copy of a book's columns (its keys and scores, then its 12-ply book's codes and
-/// scores).
-fn copy_of(book: &Bound<'_, PyAny>) -> PyResult<Py<BookCopy>> {
-    const COPY: &str = "_core_copy";
-    let mut arrays = vec![book.getattr("keys")?, book.getattr("scores")?];
-    let deep = book.getattr("deep")?;
-    if !deep.is_none() {
-        arrays.extend([deep.getattr("codes")?, deep.getattr("scores")?]);
+impl<'py> BookArrays<'py> {
+    fn of(book: &Bound<'py, PyAny>) -> PyResult<BookArrays<'py>> {
+        let deep = book.getattr("deep")?;
+        let deep = if deep.is_none() {
+            None
+        } else {
+            Some((
+                deep.getattr("codes")?.extract()?,
+                deep.getattr("scores")?.extract()?,
+            ))
+        };
+        Ok(BookArrays {
+            keys: book.getattr("keys")?.extract()?,
+            scores: book.getattr("scores")?.extract()?,
+            depth: book.getattr("depth")?.extract()?,
+            deep,
+        })
     }
-    if let Ok(kept) = book.getattr(COPY)
-        && let Ok(kept) = kept.cast_into::<BookCopy>()
-        && kept.get().from.len() == arrays.len()
-        && kept
-            .get()
-            .from
-            .iter()
-            .zip(&arrays)
-            .all(|(from, array)| from.is(array))
-    {
-        return Ok(kept.unbind());
+
+    fn books(&self) -> PyResult<Books<'_>> {
+        let deep = match &self.deep {
+            Some((codes, scores)) => Some((codes.as_slice()?, scores.as_slice()?)),
+            None => None,
+        };
+        let (keys, scores) = (self.keys.as_slice()?, self.scores.as_slice()?);
+        Books::new(keys, scores, self.depth, deep).map_err(err)
     }
-    let deep = match &arrays[2..] {
-        [codes, scores] => Some((column(codes)?, column(scores)?)),
-        _ => None,
-    };
-    let depth = book.getattr("depth")?.extract()?;
-    let books = OwnedBooks::new(column(&arrays[0])?, column(&arrays[1])?, depth, deep);
-    let from = arrays.into_iter().map(Bound::unbind).collect();
-    let copy = Py::new(
-        book.py(),
-        BookCopy {
-            books: books.map_err(err)?,
-            from,
-        },
-    )?;
-    // Kept for the next call where the book takes attributes (a book that does not is copied
-    // at every call, and still answers).
-    match book.setattr(COPY, &copy) {
-        Err(error) if !error.is_instance_of::<PyException>(book.py()) => Err(error),
-        _ => Ok(copy),
+}
+
+impl BookChoice<'_> {
+    fn books(&self) -> PyResult<Books<'_>> {
+        match self {
+            BookChoice::None => Ok(Books::default()),
+            BookChoice::Packaged(books) => Ok(books.books()),
+            BookChoice::Given(arrays) => arrays.books(),
+        }
     }
 }
 
 /// The books of a call given `book=` (`None`: not given) on `shape`'s board, as
 /// `perfectplay.connect4.openings.book_for` resolves it for both backends. Not given or
-/// `'packaged'`: the packaged books on 7x6 (copied once a process, so the call asks no Python),
-/// none on other sizes.
-fn book_arg(
-    py: Python<'_>,
-    book: Option<&Bound<'_, PyAny>>,
+/// `'packaged'`: the packaged books on 7x6, none on other sizes.
+fn book_arg<'py>(
+    py: Python<'py>,
+    book: Option<&Bound<'py, PyAny>>,
     shape: &Shape,
-) -> PyResult<BookChoice> {
-    static PACKAGED: PyOnceLock<Py<BookCopy>> = PyOnceLock::new();
-    let book_for = |book: &Bound<'_, PyAny>| {
+) -> PyResult<BookChoice<'py>> {
+    static PACKAGED: PyOnceLock<OwnedBooks> = PyOnceLock::new();
+    let book_for = |book: &Bound<'py, PyAny>| {
         let openings = py.import("perfectplay.connect4.openings")?;
         let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
         if found.is_none() {
-            Ok(None)
-        } else {
-            copy_of(&found).map(Some)
+            return Ok(BookChoice::None);
         }
+        BookArrays::of(&found).map(BookChoice::Given)
     };
     let packaged = book.is_none_or(|book| {
         let name = book.cast::<PyString>().ok();
@@ -194,16 +183,21 @@ fn book_arg(
     });
     match book {
         // None (no book) is answered here: asking Python would double a short call's time.
-        Some(book) if book.is_none() => Ok(None),
+        Some(book) if book.is_none() => Ok(BookChoice::None),
         Some(book) if !packaged => book_for(book),
-        _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(None),
+        _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(BookChoice::None),
         _ => {
             let packaged = PACKAGED.get_or_try_init(py, || {
-                let copy = book_for(&PyString::new(py, "packaged"))?;
-                let deep = copy.filter(|copy| copy.get().books.deep.is_some());
-                deep.ok_or_else(|| PyValueError::new_err("the packaged book has no 12-ply book"))
+                match book_for(&PyString::new(py, "packaged"))? {
+                    BookChoice::Given(arrays) if arrays.deep.is_some() => {
+                        Ok(OwnedBooks::copy_of(arrays.books()?))
+                    }
+                    _ => Err(PyValueError::new_err(
+                        "the packaged book has no 12-ply book",
+                    )),
+                }
             })?;
-            Ok(Some(packaged.clone_ref(py)))
+            Ok(BookChoice::Packaged(packaged))
         }
     }
 }

@@ -82,25 +82,19 @@ pub struct OwnedBooks {
 }
 
 impl OwnedBooks {
-    /// A book's columns: `keys` and `scores` of positions of up to `depth` stones, and the
-    /// 12-ply book's codes and scores.
-    pub fn new(
-        keys: Vec<u64>,
-        scores: Vec<i8>,
-        depth: u32,
-        deep: Option<(Vec<i32>, Vec<i8>)>,
-    ) -> crate::engine::error::Result<OwnedBooks> {
-        if keys.len() != scores.len() || deep.as_ref().is_some_and(|(c, s)| c.len() != s.len()) {
-            return crate::engine::error::malformed!(
-                "the book's keys (or codes) and scores differ in length"
-            );
-        }
-        Ok(OwnedBooks {
-            keys,
-            scores,
+    /// A copy of `books` (a book's; its 12-ply book's too when it has one).
+    pub fn copy_of(books: Books<'_>) -> OwnedBooks {
+        let (keys, scores, depth) = books.opening.map_or((&[][..], &[][..], 0), |book| {
+            (book.keys, book.scores, book.depth)
+        });
+        OwnedBooks {
+            keys: keys.to_vec(),
+            scores: scores.to_vec(),
             depth,
-            deep,
-        })
+            deep: books
+                .deep
+                .map(|deep| (deep.codes.to_vec(), deep.scores.to_vec())),
+        }
     }
 
     pub fn books(&self) -> Books<'_> {
@@ -125,7 +119,30 @@ pub struct Books<'a> {
     pub deep: Option<DeepBook<'a>>,
 }
 
-impl Books<'_> {
+impl<'a> Books<'a> {
+    /// A book's columns: `keys` and `scores` of positions of up to `depth` stones, and the
+    /// 12-ply book's codes and scores (columns of one length each, or a `ValueError`).
+    pub fn new(
+        keys: &'a [u64],
+        scores: &'a [i8],
+        depth: u32,
+        deep: Option<(&'a [i32], &'a [i8])>,
+    ) -> crate::engine::error::Result<Books<'a>> {
+        if keys.len() != scores.len() || deep.is_some_and(|(c, s)| c.len() != s.len()) {
+            return crate::engine::error::malformed!(
+                "the book's keys (or codes) and scores differ in length"
+            );
+        }
+        Ok(Books {
+            opening: Some(Book {
+                keys,
+                scores,
+                depth,
+            }),
+            deep: deep.map(|(codes, scores)| DeepBook { codes, scores }),
+        })
+    }
+
     /// Does a search of `p` stop at the 12-ply book (fewer stones than it)?
     #[inline]
     pub fn below(&self, p: &Position) -> bool {
