@@ -2,7 +2,7 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::Error;
-use crate::games::footholds::call::{BATCH, NODE_LIMIT, RANDOM, label_rows, random_games};
+use crate::games::footholds::call::{BATCH, Game, NODE_LIMIT, RANDOM, label_rows, random_games};
 use crate::games::footholds::{self as game, Board, search};
 use crate::py::arrays::Boards;
 use crate::py::batch::{RowsArg, is_array, labelled, released, sequence_items, shaped};
@@ -12,66 +12,45 @@ use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySequence, PyString, PyTuple};
 
-/// The board, the two locations and the node limit of a call.
-pub struct Call {
-    pub board: Board,
-    pub a: u8,
-    pub b: u8,
-    pub node_limit: Option<u64>,
+/// The game of a call, read in the order (board, aloc, bloc).
+pub fn game(
+    board: &Bound<'_, PyAny>,
+    aloc: &Bound<'_, PyAny>,
+    bloc: &Bound<'_, PyAny>,
+) -> PyResult<Game> {
+    Game::parse(&to_item(board)?, &to_item(aloc)?, &to_item(bloc)?).map_err(err)
 }
 
-impl Call {
-    /// The game `(board, aloc, bloc)` under the options' node limit, read in that order.
-    pub fn new(
-        board: &Bound<'_, PyAny>,
-        aloc: &Bound<'_, PyAny>,
-        bloc: &Bound<'_, PyAny>,
-        options: &Options<'_>,
-    ) -> PyResult<Call> {
-        let board = game::parse_board(&to_item(board)?).map_err(err)?;
-        let a = game::parse_location(&to_item(aloc)?, "aloc", &board).map_err(err)?;
-        let b = game::parse_location(&to_item(bloc)?, "bloc", &board).map_err(err)?;
-        let node_limit = options.node_limit;
-        Ok(Call {
-            board,
-            a,
-            b,
-            node_limit,
-        })
-    }
+/// `search` of the game under the call's node limit, without the GIL.
+fn searched<T: Send>(
+    py: Python<'_>,
+    game: &Game,
+    options: &Options<'_>,
+    search: fn(&Board, u8, u8, &mut Budget) -> Result<T, Error>,
+) -> PyResult<T> {
+    search_detached(py, options.node_limit, |budget| game.search(search, budget))
+}
 
-    /// `search` of the call's game under its node limit, without the GIL.
-    pub fn search<T: Send>(
-        &self,
-        py: Python<'_>,
-        search: fn(&Board, u8, u8, &mut Budget) -> Result<T, Error>,
-    ) -> PyResult<T> {
-        search_detached(py, self.node_limit, |budget| {
-            search(&self.board, self.a, self.b, budget)
-        })
-    }
-
-    fn names(&self) -> Names {
-        Names::grid(["A", "B"], self.board.cols)
-    }
+fn names(game: &Game) -> Names {
+    Names::grid(["A", "B"], game.board.cols)
 }
 
 bindings! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
     fn solve(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
-        let call = Call::new(board, aloc, bloc, &options)?;
-        call.names().solution(py, call.search(py, search::solve)?)
+        let game = game(board, aloc, bloc)?;
+        names(&game).solution(py, searched(py, &game, &options, search::solve)?)
     }
 
     /// The judge's answer: the total number of moves under perfect play.
     fn total_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> u32 {
-        Call::new(board, aloc, bloc, &options)?.search(py, search::total_moves)
+        searched(py, &game(board, aloc, bloc)?, &options, search::total_moves)
     }
 
     /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
     fn analyze(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
-        let call = Call::new(board, aloc, bloc, &options)?;
-        call.names().analysis(py, call.search(py, search::analyze)?)
+        let game = game(board, aloc, bloc)?;
+        names(&game).analysis(py, searched(py, &game, &options, search::analyze)?)
     }
 
     /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
@@ -94,9 +73,9 @@ bindings! {
     /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
     /// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
     fn random_positions(py, board, aloc, bloc, n; options = RANDOM) -> Bound<'py, PyTuple> {
-        let call = Call::new(board, aloc, bloc, &Options::default())?;
-        let (n, checked, board) = (to_scalar(n)?, &options.checked, &call.board);
-        let pieces = (call.a, call.b);
+        let game = game(board, aloc, bloc)?;
+        let (n, checked, board) = (to_scalar(n)?, &options.checked, &game.board);
+        let pieces = (game.a, game.b);
         let games = released(py, |monitor| random_games(board, pieces, &n, checked, monitor))?;
         let (count, rows, cols) = (games.count, board.rows, board.cols);
         let boards = shaped(py, games.boards, &[count, rows, cols])?;

@@ -8,7 +8,7 @@ use crate::games::footholds::plain;
 use crate::games::mnk::exhaustive::{self, PlainAnswer};
 use crate::games::mnk::solved;
 use crate::py::convert::{err, search_detached, to_item};
-use crate::py::footholds::Call;
+use crate::py::footholds::game;
 use crate::py::options::int_arg;
 use pyo3::prelude::*;
 
@@ -16,12 +16,10 @@ bindings! {
     /// Plain judge-style backtracking (no memo, no pruning): ``(value, plies, best_moves)`` from
     /// A's side.
     fn backtrack_footholds(py, board, aloc, bloc; options = NODE_LIMIT) -> PlainAnswer {
-        let call = Call::new(board, aloc, bloc, &options)?;
-        let result = search_detached(py, call.node_limit, |budget| {
-            plain::backtrack(&call.board, call.a, call.b, budget).map_err(Error::from)
-        })?;
-        let value = if result.a_wins { 1 } else { -1 };
-        Ok((value, result.moves, result.best_moves))
+        let game = game(board, aloc, bloc)?;
+        search_detached(py, options.node_limit, |budget| {
+            plain::backtrack(&game.board, game.a, game.b, budget).map_err(Error::from)
+        })
     }
 
     /// The plain exhaustive m,n,k search (no pruning), as ``(value, plies, best_moves)``.

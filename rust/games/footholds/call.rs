@@ -2,17 +2,45 @@
 //! and random games drawn. `rust/py/footholds.rs` binds them to Python.
 
 use crate::engine::batch::{self, Parsed};
+use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
 use crate::engine::error::Result;
 use crate::engine::pool::Monitor;
 use crate::engine::random::random_rows;
-use crate::games::footholds::{Board, Position, random_walk, search};
+use crate::games::footholds::{Board, Position, parse_board, parse_location, random_walk, search};
+use crate::input::Item;
 use crate::input::options::{Checked, Scalar};
 
 /// The options of a function of one game, of `batch_solve` and of `random_positions`.
 pub const NODE_LIMIT: &[&str] = &["node_limit"];
 pub const BATCH: &[&str] = &["moves", "threads", "node_limit", "errors", "progress"];
 pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
+
+/// The game of a call: the board, A's and B's cells, A to move.
+pub struct Game {
+    pub board: Board,
+    pub a: u8,
+    pub b: u8,
+}
+
+impl Game {
+    /// The game `(board, aloc, bloc)`, read in that order.
+    pub fn parse(board: &Item, aloc: &Item, bloc: &Item) -> Result<Game> {
+        let board = parse_board(board)?;
+        let a = parse_location(aloc, "aloc", &board)?;
+        let b = parse_location(bloc, "bloc", &board)?;
+        Ok(Game { board, a, b })
+    }
+
+    /// `search` of the game.
+    pub fn search<T>(
+        &self,
+        search: fn(&Board, u8, u8, &mut Budget) -> Result<T>,
+        budget: &mut Budget,
+    ) -> Result<T> {
+        search(&self.board, self.a, self.b, budget)
+    }
+}
 
 /// Labels a batch's games (see [`batch::label`]): each row an index into `boards` with A's
 /// and B's cells, on boards of `size`.

@@ -5,15 +5,7 @@
 
 use crate::engine::budget::{Budget, Stop};
 use crate::games::footholds::Board;
-
-/// The result of backtracking from the start: whether A wins, the total moves, and every best
-/// first move of A as (row, col), ascending.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Backtracked {
-    pub a_wins: bool,
-    pub moves: u32,
-    pub best_moves: Vec<(usize, usize)>,
-}
+use crate::games::mnk::exhaustive::PlainAnswer;
 
 struct Grid<'a, 'b> {
     rows: usize,
@@ -63,8 +55,9 @@ impl Grid<'_, '_> {
     }
 }
 
-/// Solves from A at `a` and B at `b` (cells of `board`), A to move.
-pub fn backtrack(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Backtracked, Stop> {
+/// Solves from A at `a` and B at `b` (cells of `board`), A to move: A's value (+1 or -1), the
+/// total moves, and every best first move of A as (row, col), ascending.
+pub fn backtrack(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<PlainAnswer, Stop> {
     let standing = (0..board.cells())
         .map(|cell| board.footholds >> cell & 1 == 1)
         .collect();
@@ -97,9 +90,5 @@ pub fn backtrack(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Bac
         .map(|&(to, _, _)| to)
         .collect();
     best_moves.sort_unstable();
-    Ok(Backtracked {
-        a_wins,
-        moves,
-        best_moves,
-    })
+    Ok((if a_wins { 1 } else { -1 }, moves, best_moves))
 }
