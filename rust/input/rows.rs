@@ -86,6 +86,8 @@ pub struct Reader {
     inner: Vec<(usize, isize)>,
     width: usize,
     element: Element,
+    /// Are the rows bytes laid end to end (a row-major `uint8` array), read as they are?
+    packed: bool,
 }
 
 // SAFETY: the reader only reads memory its creator keeps alive (`Reader::new`); reads of
@@ -109,6 +111,13 @@ impl Reader {
         element: Element,
     ) -> Reader {
         let width = inner.iter().map(|&(size, _)| size).product();
+        let mut stride = 1;
+        let mut packed =
+            element == Element::U8 && width > 0 && (rows <= 1 || row_stride == width as isize);
+        for &(size, axis_stride) in inner.iter().rev() {
+            packed &= size <= 1 || axis_stride == stride;
+            stride *= size as isize;
+        }
         Reader {
             data,
             rows,
@@ -116,6 +125,7 @@ impl Reader {
             inner,
             width,
             element,
+            packed,
         }
     }
 
@@ -204,8 +214,9 @@ impl RowsOf<i64> for Reader {
     }
 }
 
-/// Rows of codes for the games whose cells are 0/1/2: bytes laid end to end, read as they
-/// are, or an array's values, each as a `u8` (3 for anything out of range: a bad row).
+/// Rows of codes for the games whose cells are 0/1/2: bytes laid end to end, or an array's
+/// values, each as a `u8` (3 for anything out of range: a bad row; a row-major `uint8` array's
+/// bytes are read as they are).
 pub enum CodeRows<'a> {
     Packed(Packed<'a, u8>),
     Values(Reader),
@@ -223,6 +234,14 @@ impl RowsOf<u8> for CodeRows<'_> {
     fn read(&self, row: usize, out: &mut [u8]) {
         match self {
             CodeRows::Packed(packed) => packed.read(row, out),
+            CodeRows::Values(reader) if reader.packed => {
+                // SAFETY: the row's `width` bytes, end to end within the array's memory.
+                let bytes = unsafe {
+                    let at = reader.data.offset(row as isize * reader.row_stride);
+                    std::slice::from_raw_parts(at, reader.width)
+                };
+                out.copy_from_slice(bytes);
+            }
             CodeRows::Values(reader) => {
                 let mut wide = [0i64; 64];
                 reader.read(row, &mut wide[..reader.width]);
@@ -261,5 +280,46 @@ impl Rows {
             Rows::Items(items) => items[row].as_ref().map(Cow::Borrowed).map_err(Clone::clone),
             Rows::Array { reader, .. } => Ok(Cow::Owned(reader.item(row))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Codes of every row of `reader`.
+    fn codes(reader: Reader) -> Vec<Vec<u8>> {
+        let rows = CodeRows::Values(reader);
+        (0..rows.len())
+            .map(|row| {
+                let mut out = vec![0u8; 4];
+                rows.read(row, &mut out);
+                out
+            })
+            .collect()
+    }
+
+    #[test]
+    fn row_major_bytes_read_as_the_strided_cells_do() {
+        // Three 2x2 boards; the last row's cells are out of range.
+        let bytes: Vec<u8> = vec![0, 1, 2, 0, 2, 2, 1, 1, 9, 3, 0, 1];
+        // SAFETY: every offset below stays within `bytes`, alive for the reads.
+        let packed =
+            unsafe { Reader::new(bytes.as_ptr(), 3, 4, vec![(2, 2), (2, 1)], Element::U8) };
+        assert!(packed.packed);
+        // The same cells read column by column of a transposed view: not packed.
+        let transposed: Vec<u8> = (0..3)
+            .flat_map(|board| [0, 2, 1, 3].map(|cell| bytes[board * 4 + cell]))
+            .collect();
+        // SAFETY: as above.
+        let strided =
+            unsafe { Reader::new(transposed.as_ptr(), 3, 4, vec![(2, 1), (2, 2)], Element::U8) };
+        assert!(!strided.packed);
+        let (fast, slow) = (codes(packed), codes(strided));
+        assert_eq!(fast[..2], slow[..2]);
+        assert_eq!(fast[0], [0, 1, 2, 0]);
+        // A bad cell stays bad either way (the packed path keeps its byte, both are past 2).
+        assert!(fast[2][0] > 2 && slow[2][0] > 2);
+        assert_eq!(fast[2][1..], slow[2][1..]);
     }
 }

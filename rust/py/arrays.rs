@@ -4,7 +4,7 @@
 //! only an array in the other byte order is copied once into native order. Each row is read
 //! once by the worker that answers it (`input::rows`).
 
-use crate::input::rows::{CodeRows, Element, Packed, Reader};
+use crate::input::rows::{Element, Reader};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -62,11 +62,6 @@ impl<'py> Boards<'py> {
         self.array.shape()[0]
     }
 
-    /// Cells a board.
-    pub fn width(&self) -> usize {
-        self.board.iter().product()
-    }
-
     /// A reader of the rows as `i64` values (unsigned 64-bit values past `i64::MAX` read as
     /// `i64::MAX`: no cell code either way), to use without the GIL.
     pub fn reader(&self) -> Reader {
@@ -84,26 +79,5 @@ impl<'py> Boards<'py> {
             let data = (*array.as_array_ptr()).fields.data as *const u8;
             Reader::new(data, self.rows(), strides[0], inner, element)
         }
-    }
-
-    /// The rows as codes: a row-major `uint8` array's bytes as they are (the fast path),
-    /// any other array's values mapped to codes; read in place.
-    pub fn code_rows(&self) -> CodeRows<'_> {
-        let array = &self.array;
-        let dtype = array.dtype();
-        if !(dtype.kind() == b'u' && dtype.itemsize() == 1 && array.is_c_contiguous()) {
-            return CodeRows::Values(self.reader());
-        }
-        let (width, len) = (self.width(), self.rows() * self.width());
-        let cells = if len == 0 {
-            &[]
-        } else {
-            // SAFETY: a C-contiguous uint8 array holds `len` bytes at its data pointer, alive
-            // as long as `self.array` (borrowed by the returned rows' lifetime).
-            unsafe {
-                std::slice::from_raw_parts((*array.as_array_ptr()).fields.data as *const u8, len)
-            }
-        };
-        CodeRows::Packed(Packed { cells, width })
     }
 }

@@ -5,6 +5,7 @@
 use crate::engine::pool::Monitor;
 use crate::engine::tiers;
 use crate::games::mnk::tablebase::{Probe, Tiers, WORK, Wanted};
+use crate::input::rows::CodeRows;
 use crate::py::arrays::Boards;
 use crate::py::batch::{arrays, detached, released};
 use crate::py::convert::{Names, err, to_item};
@@ -82,7 +83,7 @@ bindings! {
         let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
         tiers.check_boards(boards.rows(), &boards.board).map_err(err)?;
         let wanted = Wanted { best: options.best, moves: options.moves };
-        let rows = boards.code_rows();
+        let rows = CodeRows::Values(boards.reader());
         let columns = detached(py, options.progress, "probing", |monitor| {
             tiers.label_rows(data, &rows, wanted, threads, monitor)
         })?;

@@ -119,7 +119,7 @@ fn with_code_rows<'py, T>(
     work: impl FnOnce(&CodeRows<'_>) -> PyResult<T>,
 ) -> PyResult<T> {
     if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        return work(&board_array(array)?.code_rows());
+        return work(&CodeRows::Values(board_array(array)?.reader()));
     }
     let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
     let (codes, first_bad) = released(py, |_| batch::rows_of_items(&boards.rows))?;
