@@ -10,7 +10,7 @@ use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
 use crate::py::arrays::Boards;
-use crate::py::convert::{err, is_main_thread, to_item};
+use crate::py::convert::{err, is_main_thread, owned_item};
 use crate::py::options::Options;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
 use pyo3::exceptions::PyTypeError;
@@ -202,7 +202,7 @@ pub fn items_of(items: &Bound<'_, PyList>) -> PyResult<Vec<CoreResult<Item<'stat
 /// An argument as plain data, or the `TypeError` that says why it cannot be read, as a core
 /// error; `MemoryError` and Ctrl-C pass through.
 pub fn row_item(item: &Bound<'_, PyAny>) -> PyResult<CoreResult<Item<'static>>> {
-    match to_item(item) {
+    match owned_item(item) {
         Ok(item) => Ok(Ok(item)),
         Err(error) if error.is_instance_of::<PyTypeError>(item.py()) => {
             let message = error.value(item.py()).to_string();

@@ -61,10 +61,21 @@ pub fn type_is_bytes_like(obj: &Bound<'_, PyAny>) -> bool {
 }
 
 /// Reduces a Python argument to an [`Item`] (the twin's `args.to_item` follows the same
-/// rules). An exception raised by the argument's own methods (`tolist`, `__index__`,
-/// `__len__`, `__iter__`, ...) becomes a `TypeError` that names it; `MemoryError` and
-/// exceptions outside `Exception` (Ctrl-C) pass through as they are.
-pub fn to_item(obj: &Bound<'_, PyAny>) -> PyResult<Item<'static>> {
+/// rules); a str is read in place (no copy of a move string). An exception raised by the
+/// argument's own methods (`tolist`, `__index__`, `__len__`, `__iter__`, ...) becomes a
+/// `TypeError` that names it; `MemoryError` and exceptions outside `Exception` (Ctrl-C) pass
+/// through as they are.
+pub fn to_item<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Item<'a>> {
+    if let Ok(text) = obj.cast::<PyString>()
+        && let Ok(text) = text.to_str()
+    {
+        return Ok(Item::Text(Cow::Borrowed(text)));
+    }
+    owned_item(obj)
+}
+
+/// [`to_item`], with every str copied (an item to keep past the argument's borrow).
+pub fn owned_item(obj: &Bound<'_, PyAny>) -> PyResult<Item<'static>> {
     let py = obj.py();
     item_at(obj, 0, 0).map_err(|error| {
         if !error.is_instance_of::<PyException>(py) || error.is_instance_of::<PyMemoryError>(py) {

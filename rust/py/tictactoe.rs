@@ -1,13 +1,11 @@
 //! `perfectplay._core.tictactoe`: cells 0..8 are moves; answers come from the solved table.
 
 use crate::engine::batch::raise_first_bad;
-use crate::engine::error::Result as CoreResult;
 use crate::engine::memory::zeroed;
 use crate::engine::pool;
 use crate::games::mnk::solved::{self, table};
 use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
-use crate::input::Item;
 use crate::input::options::OnError;
 use crate::input::rows::{CodeRows, Packed, RowsOf};
 use crate::py::arrays::Boards;
@@ -16,21 +14,10 @@ use crate::py::convert::{Names, err, to_item};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
 
-/// The table code of a board argument; a str takes the one-pass path.
+/// The table code of a board argument.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if let Ok(text) = board.cast::<PyString>() {
-        return text_code(text).map_err(err);
-    }
     game::code_of(&to_item(board)?).map_err(err)
-}
-
-fn text_code(text: &Bound<'_, PyString>) -> CoreResult<usize> {
-    match text.to_str() {
-        Ok(text) => game::code_of_text(text),
-        Err(_) => game::code_of(&Item::Text(text.to_string_lossy())),
-    }
 }
 
 bindings! {

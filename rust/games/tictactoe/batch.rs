@@ -13,8 +13,7 @@ use crate::engine::pool;
 use crate::games::mnk::solved::{
     self, CELLS, CODES, NOT_LEGAL, POW3, board_of_code, illegal_reason, table,
 };
-use crate::games::tictactoe::{code_of, code_of_text};
-use crate::input::Item;
+use crate::games::tictactoe::code_of;
 use crate::input::rows::{Rows, RowsOf};
 use std::sync::OnceLock;
 
@@ -176,10 +175,7 @@ pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, FirstBad)> {
     let mut cells = zeroed::<u8>(count.saturating_mul(CELLS))?;
     let mut first_bad = None;
     for (row, out) in cells.chunks_mut(CELLS).enumerate() {
-        let code = rows.item(row).and_then(|item| match &*item {
-            Item::Text(text) => code_of_text(text.as_ref()),
-            other => code_of(other),
-        });
+        let code = rows.item(row).and_then(|item| code_of(&item));
         let legal = code.and_then(|code| {
             if table().is_reachable(code) {
                 Ok(code)

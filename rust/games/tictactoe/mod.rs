@@ -39,9 +39,9 @@ static CHAR_CLASS: [u8; 256] = {
 const SEPARATOR: u8 = 6;
 const OTHER: u8 = 7;
 
-/// The code of a board given as text. Well-formed text is read in one pass over its bytes;
-/// anything else goes to the general reader, which names the problem.
-pub fn code_of_text(text: &str) -> Result<usize> {
+/// The code of well-formed text, read in one pass over its bytes; None for anything else,
+/// which the general reader reads and names the problem of.
+fn text_code(text: &str) -> Option<usize> {
     let mut code = 0u32;
     let mut cells = 0usize;
     let mut alphabets = 0u8;
@@ -51,20 +51,27 @@ pub fn code_of_text(text: &str) -> Result<usize> {
             continue;
         }
         if class == OTHER || cells == CELLS {
-            return code_of(&Item::Text(text.into()));
+            return None;
         }
         alphabets |= 1 << (class / 3);
         code += u32::from(class % 3) * POW3[cells];
         cells += 1;
     }
-    if cells != CELLS || alphabets == 3 {
-        return code_of(&Item::Text(text.into()));
-    }
-    Ok(code as usize)
+    (cells == CELLS && alphabets != 3).then_some(code as usize)
 }
 
-/// The code of a board: 9 cells of text, a sequence of 9 cells, or 3 rows of 3.
+/// The table code of a board argument (well-formed text is read in one pass).
 pub fn code_of(board: &Item) -> Result<usize> {
+    if let Item::Text(text) = board
+        && let Some(code) = text_code(text)
+    {
+        return Ok(code);
+    }
+    read_code(board)
+}
+
+/// The general reader of [`code_of`]: any board argument, or the error that names its problem.
+fn read_code(board: &Item) -> Result<usize> {
     let mut reader = MarkReader::default();
     let mut marks = Vec::with_capacity(CELLS);
     match board {
@@ -221,8 +228,8 @@ mod tests {
             "xq",
             "",
         ] {
-            let slow = code_of(&Item::Text(text.into()));
-            assert_eq!(code_of_text(text), slow, "{text}");
+            let board = Item::Text(text.into());
+            assert_eq!(code_of(&board), read_code(&board), "{text}");
         }
     }
 }
