@@ -65,6 +65,7 @@ pub fn type_is_bytes_like(obj: &Bound<'_, PyAny>) -> bool {
 /// argument's own methods (`tolist`, `__index__`, `__len__`, `__iter__`, ...) becomes a
 /// `TypeError` that names it; `MemoryError` and exceptions outside `Exception` (Ctrl-C) pass
 /// through as they are.
+#[inline]
 pub fn to_item<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Item<'a>> {
     if let Ok(text) = obj.cast::<PyString>()
         && let Ok(text) = text.to_str()

@@ -61,6 +61,7 @@ fn text_code(text: &str) -> Option<usize> {
 }
 
 /// The table code of a board argument (well-formed text is read in one pass).
+#[inline]
 pub fn code_of(board: &Item) -> Result<usize> {
     if let Item::Text(text) = board
         && let Some(code) = text_code(text)
