@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -215,6 +216,12 @@ def test_book_arguments_are_checked_alike(c4: Any) -> None:
             "book must be 'packaged', None or a perfectplay.openings.Book, not int",
         ),
         (b"packaged", TypeError, "not bytes"),
+        # A Book's look-alike: both backends read a Book's arrays as it makes them.
+        (
+            SimpleNamespace(**{**vars(openings.packaged()), "keys": np.zeros(3, np.int64)}),
+            TypeError,
+            "the book's keys must be a contiguous 1-D uint64 array, not int64",
+        ),
     ]:
         with pytest.raises(kind, match=message):
             c4.score("4453", book=bad)
@@ -253,3 +260,11 @@ def test_without_bitbully_databases_the_default_names_the_fix(backend: str) -> N
         "installed; install it (pip install bitbully-databases==0.0.2), or pass book=None to "
         "search without a book"
     )
+
+
+def test_a_deep_book_and_a_book_take_only_the_arrays_both_backends_read() -> None:
+    with pytest.raises(TypeError, match="codes must be int32 and scores int8, not int64"):
+        openings.DeepBook(np.zeros(2, np.int64), np.zeros(2, np.int8), "made.bin")
+    packaged = openings.packaged()
+    with pytest.raises(TypeError, match="deep must be a DeepBook or None, not dict"):
+        openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep={})  # type: ignore[arg-type]

@@ -113,36 +113,27 @@ enum BookChoice<'py> {
     Given(BookArrays<'py>),
 }
 
-/// A `perfectplay.connect4.openings.Book`'s arrays (its 12-ply book's too), borrowed read-only.
+/// A `perfectplay.connect4.openings.Book`'s arrays, borrowed read-only (read from the
+/// attributes of the same names).
+#[derive(FromPyObject)]
 struct BookArrays<'py> {
     keys: PyReadonlyArray1<'py, u64>,
     scores: PyReadonlyArray1<'py, i8>,
     depth: u32,
-    deep: Option<(PyReadonlyArray1<'py, i32>, PyReadonlyArray1<'py, i8>)>,
+    /// Its 12-ply book's, when it has one.
+    deep: Option<DeepArrays<'py>>,
 }
 
-impl<'py> BookArrays<'py> {
-    fn of(book: &Bound<'py, PyAny>) -> PyResult<BookArrays<'py>> {
-        let deep = book.getattr("deep")?;
-        let deep = if deep.is_none() {
-            None
-        } else {
-            Some((
-                deep.getattr("codes")?.extract()?,
-                deep.getattr("scores")?.extract()?,
-            ))
-        };
-        Ok(BookArrays {
-            keys: book.getattr("keys")?.extract()?,
-            scores: book.getattr("scores")?.extract()?,
-            depth: book.getattr("depth")?.extract()?,
-            deep,
-        })
-    }
+#[derive(FromPyObject)]
+struct DeepArrays<'py> {
+    codes: PyReadonlyArray1<'py, i32>,
+    scores: PyReadonlyArray1<'py, i8>,
+}
 
+impl BookArrays<'_> {
     fn books(&self) -> PyResult<Books<'_>> {
         let deep = match &self.deep {
-            Some((codes, scores)) => Some((codes.as_slice()?, scores.as_slice()?)),
+            Some(deep) => Some((deep.codes.as_slice()?, deep.scores.as_slice()?)),
             None => None,
         };
         let (keys, scores) = (self.keys.as_slice()?, self.scores.as_slice()?);
@@ -175,7 +166,7 @@ fn book_arg<'py>(
         if found.is_none() {
             return Ok(BookChoice::None);
         }
-        BookArrays::of(&found).map(BookChoice::Given)
+        Ok(BookChoice::Given(found.extract()?))
     };
     let packaged = book.is_none_or(|book| {
         let name = book.cast::<PyString>().ok();

@@ -90,6 +90,8 @@ class Book:
         keys, scores = np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8)
         keys.flags.writeable = scores.flags.writeable = False
         self.keys, self.scores, self.path = keys, scores, path
+        if deep is not None and not isinstance(deep, DeepBook):
+            raise TypeError(f"deep must be a DeepBook or None, not {type(deep).__name__}")
         if deep is not None and (width, height) != DEEP_SIZE:
             raise ValueError(f"the 12-ply book is for 7x6 boards, not {width}x{height}")
         #: The 12-ply book searches stop at, or None.
@@ -218,6 +220,10 @@ class DeepBook:
     width, height, stones = 7, 6, DEEP_STONES
 
     def __init__(self, codes: npt.NDArray[np.int32], scores: npt.NDArray[np.int8], path: str):
+        if codes.dtype != np.int32 or scores.dtype != np.int8:
+            raise TypeError(
+                f"{path}: codes must be int32 and scores int8, not {codes.dtype} and {scores.dtype}"
+            )
         codes.flags.writeable = scores.flags.writeable = False
         self.codes, self.scores, self.path = codes, scores, path
 
@@ -423,9 +429,34 @@ def book_for(book: Any, width: int, height: int) -> Book | None:
         return packaged() if (width, height) == PACKAGED_SIZE else None
     if not all(hasattr(book, field) for field in _BOOK_FIELDS):
         raise TypeError(f"{_BOOK_FORMS}, not {type(book).__name__}")
+    if not isinstance(book, Book):
+        _check_arrays(book)
     if (book.width, book.height) != (width, height):
         raise ValueError(f"the book is for {book.width}x{book.height} boards, not {width}x{height}")
     return book  # type: ignore[no-any-return]
+
+
+def _check_arrays(book: Any) -> None:
+    """A book-like object's arrays are read as a ``Book`` makes them (the compiled core reads
+    them in place): a ``TypeError`` naming the first that is not."""
+    arrays = [("keys", book.keys, np.uint64), ("scores", book.scores, np.int8)]
+    if book.deep is not None:
+        arrays += [
+            ("deep.codes", book.deep.codes, np.int32),
+            ("deep.scores", book.deep.scores, np.int8),
+        ]
+    for name, array, dtype in arrays:
+        if not (
+            isinstance(array, np.ndarray)
+            and array.dtype == dtype
+            and array.ndim == 1
+            and array.flags.c_contiguous
+        ):
+            shown = getattr(array, "dtype", type(array).__name__)
+            raise TypeError(
+                f"the book's {name} must be a contiguous 1-D {np.dtype(dtype).name} array, "
+                f"not {shown}"
+            )
 
 
 @functools.cache
