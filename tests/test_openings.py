@@ -60,7 +60,7 @@ def test_answers_do_not_change_with_a_book(c4: Any, book: openings.Book) -> None
 
 
 class _FixedBook:
-    """A book that takes no new attributes: the core cannot keep its copy on it."""
+    """A book look-alike that takes no new attributes (nothing may be kept on it)."""
 
     __slots__ = ("book", "deep", "depth", "height", "keys", "scores", "width")
 
@@ -73,9 +73,7 @@ class _FixedBook:
         return self.book.score_of(position)
 
 
-def test_a_book_is_read_whether_or_not_it_keeps_the_cores_copy(
-    c4: Any, book: openings.Book
-) -> None:
+def test_a_book_look_alike_that_takes_no_attributes_is_read(c4: Any, book: openings.Book) -> None:
     fixed = _FixedBook(book)
     for text in random_games(random.Random(5), 10, 2, 8):
         assert c4.analyze(text, **SMALL, book=fixed) == c4.analyze(text, **SMALL), text
