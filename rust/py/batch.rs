@@ -10,7 +10,7 @@ use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
 use crate::py::arrays::Boards;
-use crate::py::convert::{err, is_main_thread, owned_item};
+use crate::py::convert::{is_main_thread, owned_item};
 use crate::py::options::Options;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
 use pyo3::exceptions::PyTypeError;
@@ -25,7 +25,7 @@ pub fn arrays<'py>(py: Python<'py>, columns: Columns) -> PyResult<Bound<'py, PyT
     let best = !columns.best_move.is_empty() || columns.rows == 0;
     let moves = !columns.move_value.is_empty();
     let nodes = if columns.nodes.is_empty() {
-        zeroed::<u64>(columns.rows).map_err(|e| err(e.into()))?
+        zeroed::<u64>(columns.rows).map_err(Error::from)?
     } else {
         columns.nodes
     };
@@ -66,7 +66,7 @@ pub fn labelled<'py, T: Send>(
     parsed: Parsed<T>,
     label: impl FnOnce(Parsed<T>, Monitor) -> CoreResult<Columns> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let parsed = parsed.raise_first_bad(options.errors).map_err(err)?;
+    let parsed = parsed.raise_first_bad(options.errors)?;
     into_py(
         py,
         detached(py, options.progress, what, |monitor| label(parsed, monitor))?,
@@ -122,7 +122,7 @@ pub fn detached<T: Send>(
     }
     match failure.or(interrupt) {
         Some(error) => Err(error),
-        None => result.map_err(err),
+        None => result.map_err(PyErr::from),
     }
 }
 
@@ -188,7 +188,7 @@ pub fn items_of(items: &Bound<'_, PyList>) -> PyResult<Vec<CoreResult<Item<'stat
         let bytes = items
             .len()
             .saturating_mul(size_of::<CoreResult<Item<'static>>>());
-        err(Error::OutOfMemory(OutOfMemory { bytes }))
+        PyErr::from(Error::OutOfMemory(OutOfMemory { bytes }))
     })?;
     for (row, item) in items.iter().enumerate() {
         if row % LOOK_EVERY == 0 {

@@ -7,7 +7,7 @@ use crate::games::connect4::book::{Books, OwnedBooks};
 use crate::games::connect4::call::{self, BATCH, Call, POSITION};
 use crate::games::connect4::{DEFAULT, Shape, parse_position, search};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
-use crate::py::convert::{Names, err, search_detached, to_item};
+use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, to_scalar};
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
@@ -22,7 +22,7 @@ fn answer<T: Send>(
     options: &Options<'_>,
     work: impl FnOnce(&Call, Books<'_>, &mut Budget) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
-    let call = Call::new(&to_item(position)?, options).map_err(err)?;
+    let call = Call::new(&to_item(position)?, options)?;
     let choice = book_arg(py, options.book.as_ref(), &call.shape)?;
     let books = choice.books()?;
     search_detached(py, call.node_limit, |budget| work(&call, books, budget))
@@ -69,7 +69,7 @@ bindings! {
         match parse_position(&to_item(position)?, (options.width, options.height)) {
             Ok(_) => Ok(true),
             Err(Error::Illegal(_)) => Ok(false),
-            Err(error) => Err(err(error)),
+            Err(error) => Err(error.into()),
         }
     }
 
@@ -137,7 +137,7 @@ impl BookArrays<'_> {
             None => None,
         };
         let (keys, scores) = (self.keys.as_slice()?, self.scores.as_slice()?);
-        Books::new(keys, scores, self.depth, deep).map_err(err)
+        Books::new(keys, scores, self.depth, deep).map_err(PyErr::from)
     }
 }
 

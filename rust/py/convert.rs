@@ -29,21 +29,23 @@ const MAX_UNWRAPS: usize = 4;
 pyo3::import_exception!(perfectplay.errors, IllegalPosition);
 pyo3::import_exception!(perfectplay.errors, SearchLimitExceeded);
 
-/// The Python exception for a core error (a Ctrl-C caught in a poll is raised as it came; a
-/// batch row's error is its own class, the row named).
-pub fn err(error: Error) -> PyErr {
-    let message = error.to_string();
-    let mut cause = &error;
-    while let Error::InRow(_, inner) = cause {
-        cause = inner;
-    }
-    match cause {
-        Error::Malformed(_) | Error::InRow(..) => PyValueError::new_err(message),
-        Error::WrongType(_) => PyTypeError::new_err(message),
-        Error::Illegal(_) => IllegalPosition::new_err(message),
-        Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err(message),
-        Error::Stopped(Stop::NodeLimit(_)) => SearchLimitExceeded::new_err(message),
-        Error::OutOfMemory(_) => PyMemoryError::new_err(message),
+/// The Python exception for a core error, so that `?` raises it (a Ctrl-C caught in a poll is
+/// raised as it came; a batch row's error is its own class, the row named).
+impl From<Error> for PyErr {
+    fn from(error: Error) -> PyErr {
+        let message = error.to_string();
+        let mut cause = &error;
+        while let Error::InRow(_, inner) = cause {
+            cause = inner;
+        }
+        match cause {
+            Error::Malformed(_) | Error::InRow(..) => PyValueError::new_err(message),
+            Error::WrongType(_) => PyTypeError::new_err(message),
+            Error::Illegal(_) => IllegalPosition::new_err(message),
+            Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err(message),
+            Error::Stopped(Stop::NodeLimit(_)) => SearchLimitExceeded::new_err(message),
+            Error::OutOfMemory(_) => PyMemoryError::new_err(message),
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use crate::games::footholds::call::{BATCH, Game, NODE_LIMIT, RANDOM, label_rows,
 use crate::games::footholds::{self as game, Board, search};
 use crate::py::arrays::Boards;
 use crate::py::batch::{RowsArg, is_array, labelled, released, sequence_items, shaped};
-use crate::py::convert::{Names, err, search_detached, to_item, type_is_bytes_like};
+use crate::py::convert::{Names, search_detached, to_item, type_is_bytes_like};
 use crate::py::options::{Options, to_scalar};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -18,7 +18,7 @@ pub fn game(
     aloc: &Bound<'_, PyAny>,
     bloc: &Bound<'_, PyAny>,
 ) -> PyResult<Game> {
-    Game::parse(&to_item(board)?, &to_item(aloc)?, &to_item(bloc)?).map_err(err)
+    Game::parse(&to_item(board)?, &to_item(aloc)?, &to_item(bloc)?).map_err(PyErr::from)
 }
 
 /// `search` of the game under the call's node limit, without the GIL.

@@ -5,7 +5,7 @@ use crate::engine::error::Result as CoreResult;
 use crate::games::mnk::call::{self, BATCH, BOARD, Call, RANDOM};
 use crate::games::mnk::{self as game, Geometry};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
-use crate::py::convert::{Names, err, search_detached, to_item};
+use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, int_arg, to_scalar};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -35,7 +35,7 @@ fn answer<'py, T: Send>(
         ),
         _ => unreachable!("a board and k, or rows, cols and k"),
     };
-    let call = call.map_err(err)?;
+    let call = call?;
     let answer = search_detached(py, call.node_limit, |budget| work(&call, budget))?;
     show(Names::grid(["x", "o"], call.cols()), answer)
 }
@@ -73,8 +73,8 @@ bindings! {
 
     /// Can the board arise in play? Raises only for malformed input.
     fn is_reachable(_py, board, k) -> bool {
-        let grid = game::parse_board(&to_item(board)?).map_err(err)?;
-        game::is_reachable(&grid, int_arg(k, "k")?).map_err(err)
+        let grid = game::parse_board(&to_item(board)?)?;
+        game::is_reachable(&grid, int_arg(k, "k")?).map_err(PyErr::from)
     }
 
     /// Solves many positions of one board shape and one k, on every core; see
@@ -106,7 +106,7 @@ bindings! {
     /// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
     fn random_positions(py, rows, cols, k, n; options = RANDOM) -> Bound<'py, PyAny> {
         let engine = call::engine_of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?);
-        random_marks(py, &engine.map_err(err)?.geometry, n, &options)
+        random_marks(py, &engine?.geometry, n, &options)
     }
 }
 

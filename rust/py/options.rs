@@ -2,7 +2,7 @@
 //! plain data and checked by `input::options` (the twin: `perfectplay/_kernel/options.py`).
 
 use crate::input::options::{Checked, Scalar, Value};
-use crate::py::convert::{err, type_name};
+use crate::py::convert::type_name;
 use pyo3::exceptions::{PyException, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -54,7 +54,7 @@ impl<'py> Options<'py> {
             }
         }
         Ok(Options {
-            checked: Checked::read(&scalars).map_err(err)?,
+            checked: Checked::read(&scalars)?,
             book,
             tablebase,
             given: given.cloned(),
@@ -74,7 +74,7 @@ impl<'py> Options<'py> {
 
 /// An integer argument (`k`, `rows`, `n`, ...).
 pub fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
-    crate::input::options::int(&to_scalar(obj)?, name).map_err(err)
+    crate::input::options::int(&to_scalar(obj)?, name).map_err(PyErr::from)
 }
 
 /// Reduces a scalar argument to plain data. An exception from its own `__index__` or

@@ -8,7 +8,7 @@ use crate::games::mnk::tablebase::{Probe, Tiers, WORK, Wanted};
 use crate::input::rows::CodeRows;
 use crate::py::arrays::Boards;
 use crate::py::batch::{arrays, detached, released};
-use crate::py::convert::{Names, err, to_item};
+use crate::py::convert::{Names, to_item};
 use crate::py::options::to_scalar;
 use numpy::{PyArray1, PyReadonlyArray1, PyUntypedArray};
 use pyo3::prelude::*;
@@ -20,7 +20,7 @@ fn tiers(
     cols: &Bound<'_, PyAny>,
     k: &Bound<'_, PyAny>,
 ) -> PyResult<Tiers> {
-    Tiers::of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?).map_err(err)
+    Tiers::of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?).map_err(PyErr::from)
 }
 
 /// A table's bytes, read in place.
@@ -59,16 +59,16 @@ bindings! {
     fn solve(py, data: Data<'py>, rows, cols, k, board) -> Bound<'py, PyAny> {
         let tiers = tiers(rows, cols, k)?;
         let (data, board) = (data.as_slice()?, to_item(board)?);
-        let (mut probe, board) = Probe::at(&tiers, data, &board).map_err(err)?;
-        names(&tiers).solution(py, probe.solve(board).map_err(err)?)
+        let (mut probe, board) = Probe::at(&tiers, data, &board)?;
+        names(&tiers).solution(py, probe.solve(board)?)
     }
 
     /// Every legal move's (value for its player, plies from now), from the table.
     fn analyze(py, data: Data<'py>, rows, cols, k, board) -> Bound<'py, PyAny> {
         let tiers = tiers(rows, cols, k)?;
         let (data, board) = (data.as_slice()?, to_item(board)?);
-        let (mut probe, board) = Probe::at(&tiers, data, &board).map_err(err)?;
-        names(&tiers).analysis(py, probe.analyze(board).map_err(err)?)
+        let (mut probe, board) = Probe::at(&tiers, data, &board)?;
+        names(&tiers).analysis(py, probe.analyze(board)?)
     }
 
     /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
@@ -81,7 +81,7 @@ bindings! {
     ) -> Bound<'py, PyTuple> {
         let (tiers, threads, data) = (tiers(rows, cols, k)?, options.threads(), data.as_slice()?);
         let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
-        tiers.check_boards(boards.rows(), &boards.board).map_err(err)?;
+        tiers.check_boards(boards.rows(), &boards.board)?;
         let wanted = Wanted { best: options.best, moves: options.moves };
         let rows = CodeRows::Values(boards.reader());
         let columns = detached(py, options.progress, "probing", |monitor| {
@@ -94,7 +94,7 @@ bindings! {
     /// every tier's first and last entries and ``samples`` more. A table of another game or a
     /// rewritten one is a ``ValueError``.
     fn check_sample(_py, data: Data<'py>, rows, cols, k, samples: usize) -> () {
-        tiers(rows, cols, k)?.check_sample(data.as_slice()?, samples).map_err(err)
+        tiers(rows, cols, k)?.check_sample(data.as_slice()?, samples).map_err(PyErr::from)
     }
 
     /// Checks every entry of the table against the rules and its children (as long as a build).
@@ -119,7 +119,7 @@ bindings! {
 
     /// The position at a table index: (tier, X mask, O mask).
     fn position(_py, rows, cols, k, index: usize) -> (usize, u64, u64) {
-        tiers(rows, cols, k)?.position_at(index).map_err(err)
+        tiers(rows, cols, k)?.position_at(index).map_err(PyErr::from)
     }
 }
 

@@ -7,7 +7,7 @@ use crate::games::footholds::call::NODE_LIMIT;
 use crate::games::footholds::plain;
 use crate::games::mnk::exhaustive::{self, PlainAnswer};
 use crate::games::mnk::solved;
-use crate::py::convert::{err, search_detached, to_item};
+use crate::py::convert::{search_detached, to_item};
 use crate::py::footholds::game;
 use crate::py::options::int_arg;
 use pyo3::prelude::*;
@@ -24,7 +24,7 @@ bindings! {
 
     /// The plain exhaustive m,n,k search (no pruning), as ``(value, plies, best_moves)``.
     fn exhaustive_mnk(_py, board, k) -> PlainAnswer {
-        exhaustive::exhaustive_of(&to_item(board)?, int_arg(k, "k")?).map_err(err)
+        exhaustive::exhaustive_of(&to_item(board)?, int_arg(k, "k")?).map_err(PyErr::from)
     }
 
     /// Builds a fresh tic-tac-toe table (as the first query does) and returns its number of
@@ -38,6 +38,6 @@ bindings! {
     /// a position for the side to move, and its value and plies.
     fn plain_connect4(_py, position; options = &["width", "height"]) -> (i32, i8, u32) {
         let size = (options.width, options.height);
-        connect4::plain::plain_of(&to_item(position)?, size).map_err(err)
+        connect4::plain::plain_of(&to_item(position)?, size).map_err(PyErr::from)
     }
 }

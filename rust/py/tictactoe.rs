@@ -10,23 +10,23 @@ use crate::input::options::OnError;
 use crate::input::rows::{CodeRows, Packed, RowsOf};
 use crate::py::arrays::Boards;
 use crate::py::batch::{RowsArg, into_py, released, sequence_items};
-use crate::py::convert::{Names, err, to_item};
+use crate::py::convert::{Names, to_item};
 use numpy::{PyArray1, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// The table code of a board argument.
 fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
-    game::code_of(&to_item(board)?).map_err(err)
+    game::code_of(&to_item(board)?).map_err(PyErr::from)
 }
 
 bindings! {
     fn value(_py, board) -> i8 {
-        game::value(code(board)?).map_err(err)
+        game::value(code(board)?).map_err(PyErr::from)
     }
 
     fn outcome(_py, board) -> &'static str {
-        Ok(match game::outcome(code(board)?).map_err(err)? {
+        Ok(match game::outcome(code(board)?)? {
             Outcome::X => "x",
             Outcome::O => "o",
             Outcome::Draw => "draw",
@@ -34,19 +34,19 @@ bindings! {
     }
 
     fn solve(py, board) -> Bound<'py, PyAny> {
-        Names::X_O.solution(py, game::solve(code(board)?).map_err(err)?)
+        Names::X_O.solution(py, game::solve(code(board)?)?)
     }
 
     fn best_move(_py, board) -> Option<u8> {
-        game::best_move(code(board)?).map_err(err)
+        game::best_move(code(board)?).map_err(PyErr::from)
     }
 
     fn analyze(py, board) -> Bound<'py, PyAny> {
-        Names::X_O.analysis(py, game::analyze(code(board)?).map_err(err)?)
+        Names::X_O.analysis(py, game::analyze(code(board)?)?)
     }
 
     fn to_move(_py, board) -> Option<&'static str> {
-        let player = game::to_move(code(board)?).map_err(err)?;
+        let player = game::to_move(code(board)?)?;
         Ok(player.map(|player| Names::X_O.player(player)))
     }
 
@@ -73,7 +73,7 @@ bindings! {
         let (columns, first_bad) = with_code_rows(py, boards, on_error, |rows| {
             released(py, |monitor| batch::label_rows(rows, moves, threads, monitor))
         })?;
-        raise_first_bad(first_bad, on_error).map_err(err)?;
+        raise_first_bad(first_bad, on_error)?;
         into_py(py, columns)
     }
 
@@ -110,7 +110,7 @@ fn with_code_rows<'py, T>(
     }
     let boards = RowsArg::items(&sequence_items(boards, "boards")?)?;
     let (codes, first_bad) = released(py, |_| batch::rows_of_items(&boards.rows))?;
-    raise_first_bad(first_bad, on_error).map_err(err)?;
+    raise_first_bad(first_bad, on_error)?;
     work(&CodeRows::Packed(Packed {
         cells: &codes,
         width: 9,
