@@ -263,8 +263,12 @@ def test_without_bitbully_databases_the_default_names_the_fix(backend: str) -> N
 
 
 def test_a_deep_book_and_a_book_take_only_the_arrays_both_backends_read() -> None:
-    with pytest.raises(TypeError, match="codes must be int32 and scores int8, not int64"):
+    wanted = r"made\.bin: codes must be a contiguous 1-D int32 array, not"
+    with pytest.raises(TypeError, match=f"{wanted} int64"):
         openings.DeepBook(np.zeros(2, np.int64), np.zeros(2, np.int8), "made.bin")
+    # Every other code: the core reads the column in place, so it must be contiguous.
+    with pytest.raises(TypeError, match=f"{wanted} int32"):
+        openings.DeepBook(np.zeros(4, np.int32)[::2], np.zeros(2, np.int8), "made.bin")
     packaged = openings.packaged()
     with pytest.raises(TypeError, match="deep must be a DeepBook or None, not dict"):
         openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep={})  # type: ignore[arg-type]

@@ -220,10 +220,9 @@ class DeepBook:
     width, height, stones = 7, 6, DEEP_STONES
 
     def __init__(self, codes: npt.NDArray[np.int32], scores: npt.NDArray[np.int8], path: str):
-        if codes.dtype != np.int32 or scores.dtype != np.int8:
-            raise TypeError(
-                f"{path}: codes must be int32 and scores int8, not {codes.dtype} and {scores.dtype}"
-            )
+        # The compiled core reads them in place, by dtype (the twin would read any).
+        _check_array(f"{path}: codes", codes, np.int32)
+        _check_array(f"{path}: scores", scores, np.int8)
         codes.flags.writeable = scores.flags.writeable = False
         self.codes, self.scores, self.path = codes, scores, path
 
@@ -439,24 +438,25 @@ def book_for(book: Any, width: int, height: int) -> Book | None:
 def _check_arrays(book: Any) -> None:
     """A book-like object's arrays are read as a ``Book`` makes them (the compiled core reads
     them in place): a ``TypeError`` naming the first that is not."""
-    arrays = [("keys", book.keys, np.uint64), ("scores", book.scores, np.int8)]
+    _check_array("the book's keys", book.keys, np.uint64)
+    _check_array("the book's scores", book.scores, np.int8)
     if book.deep is not None:
-        arrays += [
-            ("deep.codes", book.deep.codes, np.int32),
-            ("deep.scores", book.deep.scores, np.int8),
-        ]
-    for name, array, dtype in arrays:
-        if not (
-            isinstance(array, np.ndarray)
-            and array.dtype == dtype
-            and array.ndim == 1
-            and array.flags.c_contiguous
-        ):
-            shown = getattr(array, "dtype", type(array).__name__)
-            raise TypeError(
-                f"the book's {name} must be a contiguous 1-D {np.dtype(dtype).name} array, "
-                f"not {shown}"
-            )
+        _check_array("the book's deep.codes", book.deep.codes, np.int32)
+        _check_array("the book's deep.scores", book.deep.scores, np.int8)
+
+
+def _check_array(what: str, array: Any, dtype: type[np.generic]) -> None:
+    """A ``TypeError`` unless ``array`` is a contiguous 1-D numpy array of ``dtype``."""
+    if not (
+        isinstance(array, np.ndarray)
+        and array.dtype == dtype
+        and array.ndim == 1
+        and array.flags.c_contiguous
+    ):
+        shown = getattr(array, "dtype", type(array).__name__)
+        raise TypeError(
+            f"{what} must be a contiguous 1-D {np.dtype(dtype).name} array, not {shown}"
+        )
 
 
 @functools.cache
