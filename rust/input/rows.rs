@@ -219,7 +219,7 @@ impl RowsOf<i64> for Reader {
 /// bytes are read as they are).
 pub enum CodeRows<'a> {
     Packed(Packed<'a, u8>),
-    Values(Reader),
+    Values(&'a Reader),
 }
 
 impl RowsOf<u8> for CodeRows<'_> {
@@ -289,7 +289,7 @@ mod tests {
 
     /// Codes of every row of `reader`.
     fn codes(reader: Reader) -> Vec<Vec<u8>> {
-        let rows = CodeRows::Values(reader);
+        let rows = CodeRows::Values(&reader);
         (0..rows.len())
             .map(|row| {
                 let mut out = vec![0u8; 4];

@@ -83,7 +83,8 @@ bindings! {
         let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
         tiers.check_boards(boards.rows(), &boards.board)?;
         let wanted = Wanted { best: options.best, moves: options.moves };
-        let rows = CodeRows::Values(boards.reader());
+        let reader = boards.reader();
+        let rows = CodeRows::Values(&reader);
         let columns = detached(py, options.progress, "probing", |monitor| {
             tiers.label_rows(data, &rows, wanted, threads, monitor)
         })?;

@@ -4,17 +4,18 @@
 //! with it) comes from that copy: an array another thread changes meanwhile gives each row one
 //! consistent answer, never a contradiction.
 
-use crate::engine::batch::FirstBad;
+use crate::engine::batch::{FirstBad, raise_first_bad};
 use crate::engine::columns::{BAD, Columns, Wanted};
 use crate::engine::driver::{self, AsGiven, Game};
 use crate::engine::error::{Error, Result};
 use crate::engine::memory::zeroed;
-use crate::engine::pool;
+use crate::engine::pool::{self, Monitor};
 use crate::games::mnk::solved::{
     self, CELLS, CODES, NOT_LEGAL, POW3, board_of_code, illegal_reason, table,
 };
 use crate::games::tictactoe::code_of;
-use crate::input::rows::{Rows, RowsOf};
+use crate::input::options::OnError;
+use crate::input::rows::{CodeRows, Packed, Rows, RowsOf};
 use std::sync::OnceLock;
 
 /// What a batch row copies for its code: built once from the solved table.
@@ -170,7 +171,7 @@ pub fn legal_code<T: CellCode>(row: &[T; CELLS]) -> std::result::Result<usize, E
 
 /// A sequence's boards as rows of 9 codes (each read as [`code_of`] reads it; a bad row's
 /// cells all 3, which no board has), and the first bad row with its error.
-pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, FirstBad)> {
+fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, FirstBad)> {
     let count = rows.count().unwrap_or(1);
     let mut cells = zeroed::<u8>(count.saturating_mul(CELLS))?;
     let mut first_bad = None;
@@ -196,6 +197,54 @@ pub fn rows_of_items(rows: &Rows) -> Result<(Vec<u8>, FirstBad)> {
         }
     }
     Ok((cells, first_bad))
+}
+
+/// A batch's boards as rows of codes, given to `work`: an array's, of shape (N, 9) or
+/// (N, 3, 3), read in place; a sequence's read board by board (as [`code_of`] reads one), its
+/// first bad board raised unless `on_error` masks it (a bad row is all 3s, which no board has).
+fn with_code_rows<T>(
+    rows: &Rows,
+    on_error: OnError,
+    work: impl FnOnce(&CodeRows<'_>) -> Result<T>,
+) -> Result<T> {
+    if let Rows::Array { reader, board } = rows {
+        if !matches!(board[..], [9] | [3, 3]) {
+            let shape: Vec<usize> = std::iter::once(reader.len()).chain(board.clone()).collect();
+            return Err(Error::Malformed(format!(
+                "boards must have shape (N, 9) or (N, 3, 3), got {shape:?}"
+            )));
+        }
+        return work(&CodeRows::Values(reader));
+    }
+    let (codes, first_bad) = rows_of_items(rows)?;
+    raise_first_bad(first_bad, on_error)?;
+    let cells = &codes;
+    work(&CodeRows::Packed(Packed {
+        cells,
+        width: CELLS,
+    }))
+}
+
+/// Every board's label, with every move's answer when `moves`, on every core (see
+/// [`label_rows`]); the first bad board raises unless `on_error` masks it.
+pub fn solve_rows(
+    rows: &Rows,
+    moves: bool,
+    on_error: OnError,
+    monitor: Monitor<'_>,
+) -> Result<Columns> {
+    let labelled = |rows: &CodeRows<'_>| label_rows(rows, moves, pool::cpus(), monitor);
+    let (columns, first_bad) = with_code_rows(rows, on_error, labelled)?;
+    raise_first_bad(first_bad, on_error)?;
+    Ok(columns)
+}
+
+/// Every board's entry of `per_code` (see [`lookup_rows`]); the first bad board raises.
+pub fn lookup(rows: &Rows, per_code: &[i8]) -> Result<Vec<i8>> {
+    with_code_rows(rows, OnError::Raise, |rows| {
+        let mut out = zeroed::<i8>(rows.len())?;
+        lookup_rows(rows, per_code, &mut out).map(|()| out)
+    })
 }
 
 /// Rows a worker takes at a time.
