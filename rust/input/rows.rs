@@ -158,14 +158,23 @@ impl Reader {
         self.width
     }
 
-    /// One row as a sequence item (rows of ints), for the readers of sequences of boards.
+    /// One row as a sequence item (rows of ints, or of bools for a bool array: the item of the
+    /// row's `tolist()`), for the readers of sequences of boards.
     pub fn item(&self, row: usize) -> Item<'static> {
         let mut cells = vec![0i64; self.width];
         self.read(row, &mut cells);
-        let ints = |values: &[i64]| Item::Seq(values.iter().map(|&v| Item::Int(v)).collect());
+        let bools = self.element == Element::Bool;
+        let cell = |value: i64| {
+            if bools {
+                Item::Bool(value != 0)
+            } else {
+                Item::Int(value)
+            }
+        };
+        let seq = |values: &[i64]| Item::Seq(values.iter().map(|&v| cell(v)).collect());
         match self.inner[..] {
-            [(_, _), (cols, _)] => Item::Seq(cells.chunks(cols.max(1)).map(ints).collect()),
-            _ => ints(&cells),
+            [(_, _), (cols, _)] => Item::Seq(cells.chunks(cols.max(1)).map(seq).collect()),
+            _ => seq(&cells),
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::input::rows::Rows;
 use crate::py::arrays::Boards;
 use crate::py::convert::{is_main_thread, owned_item};
 use crate::py::options::Options;
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArray};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -177,6 +177,31 @@ pub fn rows_arg<'py>(
             array, false, dims, shape, what,
         )?)),
         Err(_) => RowsArg::items(&sequence_items(boards, what)?),
+    }
+}
+
+/// A batch argument given once for every row or once a row: an integer or bool array of `one`
+/// dimensions is one for every row, of `one + 1` one a row (read in place; `shape` and `what`
+/// name it in messages); a sequence is one for every row when `is_one` says so of its items.
+pub fn once_or_a_row<'py>(
+    obj: &Bound<'py, PyAny>,
+    one: usize,
+    shape: &str,
+    what: &str,
+    is_one: impl FnOnce(&Bound<'py, PyList>) -> bool,
+) -> PyResult<RowsArg<'py>> {
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        if array.ndim() == one {
+            return RowsArg::shared(obj);
+        }
+        let boards = Boards::new(array, true, &[one + 1], shape, what)?;
+        return Ok(RowsArg::array(boards));
+    }
+    let items = sequence_items(obj, what)?;
+    if is_one(&items) {
+        RowsArg::shared(obj)
+    } else {
+        RowsArg::items(&items)
     }
 }
 

@@ -4,13 +4,11 @@ use crate::engine::budget::Budget;
 use crate::engine::error::Error;
 use crate::games::footholds::call::{BATCH, Game, NODE_LIMIT, RANDOM, label_rows, random_games};
 use crate::games::footholds::{self as game, Board, search};
-use crate::py::arrays::Boards;
-use crate::py::batch::{RowsArg, is_array, labelled, released, sequence_items, shaped};
+use crate::py::batch::{RowsArg, is_array, labelled, once_or_a_row, released, shaped};
 use crate::py::convert::{Names, search_detached, to_item, type_is_bytes_like};
 use crate::py::options::{Options, to_scalar};
-use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySequence, PyString, PyTuple};
+use pyo3::types::{PySequence, PyString, PyTuple};
 
 /// The game of a call, read in the order (board, aloc, bloc).
 pub fn game(
@@ -92,64 +90,28 @@ fn is_nested(item: &Bound<'_, PyAny>) -> bool {
         || (item.cast::<PySequence>().is_ok() && !type_is_bytes_like(item))
 }
 
-/// Boards: an array of shape (rows, cols) or a str is one board for every row; an array of
-/// shape (N, rows, cols), or a sequence of boards, one per row. A sequence whose first item is
-/// a row of cells (a sequence of ints or bools) is one board.
+/// Boards: a str, an array of shape (rows, cols) or a sequence whose first item is a row of
+/// cells (a sequence of ints or bools) is one board for every row; an array of shape
+/// (N, rows, cols) or another sequence, one board a row.
 fn boards_arg<'py>(boards: &Bound<'py, PyAny>) -> PyResult<RowsArg<'py>> {
-    if let Ok(array) = boards.cast::<PyUntypedArray>() {
-        if array.ndim() == 2 {
-            return RowsArg::shared(boards);
-        }
-        let shape = "(rows, cols) or (N, rows, cols)";
-        return Ok(RowsArg::array(Boards::new(
-            array,
-            true,
-            &[3],
-            shape,
-            "boards",
-        )?));
-    }
     if boards.is_instance_of::<PyString>() {
         return RowsArg::shared(boards);
     }
-    let items = sequence_items(boards, "boards")?;
     let first_cell = |first: &Bound<'py, PyAny>| first.try_iter().ok()?.next()?.ok();
-    let one_board = items.get_item(0).is_ok_and(|first| {
-        !first.is_instance_of::<PyString>()
-            && is_nested(&first)
-            && first_cell(&first).is_some_and(|cell| !is_nested(&cell))
-    });
-    if one_board {
-        RowsArg::shared(boards)
-    } else {
-        RowsArg::items(&items)
-    }
+    let shape = "(rows, cols) or (N, rows, cols)";
+    once_or_a_row(boards, 2, shape, "boards", |items| {
+        items.get_item(0).is_ok_and(|first| {
+            !first.is_instance_of::<PyString>()
+                && is_nested(&first)
+                && first_cell(&first).is_some_and(|cell| !is_nested(&cell))
+        })
+    })
 }
 
 /// Locations: a pair of ints (an array of shape (2,)) is one location for every row; an array
 /// of shape (N, 2), or a sequence of pairs, one per row.
 fn locations_arg<'py>(locations: &Bound<'py, PyAny>, name: &str) -> PyResult<RowsArg<'py>> {
-    if let Ok(array) = locations.cast::<PyUntypedArray>() {
-        if array.ndim() == 1 {
-            return RowsArg::shared(locations);
-        }
-        if array.ndim() == 2 && array.dtype().kind() == b'b' {
-            // Bools are no coordinates: each pair read as the sequence it is, and refused.
-            let rows: PyResult<Vec<_>> = locations.try_iter()?.collect();
-            return RowsArg::items(&PyList::new(locations.py(), rows?)?);
-        }
-        return Ok(RowsArg::array(Boards::new(
-            array,
-            false,
-            &[2],
-            "(2,) or (N, 2)",
-            name,
-        )?));
-    }
-    let items = sequence_items(locations, name)?;
-    if items.iter().any(|item| is_nested(&item)) {
-        RowsArg::items(&items)
-    } else {
-        RowsArg::shared(locations)
-    }
+    once_or_a_row(locations, 1, "(2,) or (N, 2)", name, |items| {
+        !items.iter().any(|item| is_nested(&item))
+    })
 }
