@@ -9,7 +9,7 @@ use crate::engine::memory::{OutOfMemory, zeroed};
 use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
-use crate::py::arrays::Boards;
+use crate::py::arrays::read_array;
 use crate::py::convert::{is_main_thread, owned_item};
 use crate::py::options::Options;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -137,7 +137,7 @@ pub fn released<T: Send>(
 /// A batch argument as plain data, with the array it reads in place (kept alive meanwhile).
 pub struct RowsArg<'py> {
     pub rows: Rows,
-    _array: Option<Boards<'py>>,
+    _array: Option<Bound<'py, PyUntypedArray>>,
 }
 
 impl<'py> RowsArg<'py> {
@@ -153,14 +153,20 @@ impl<'py> RowsArg<'py> {
         Ok(RowsArg { rows, _array: None })
     }
 
-    /// An array's rows, read in place.
-    pub fn array(array: Boards<'py>) -> RowsArg<'py> {
-        let (reader, board) = (array.reader(), array.board.clone());
+    /// An array's rows, read in place (see [`read_array`]).
+    pub fn array(
+        array: &Bound<'py, PyUntypedArray>,
+        bools: bool,
+        dims: &[usize],
+        shape: &str,
+        what: &str,
+    ) -> PyResult<RowsArg<'py>> {
+        let (array, reader, board) = read_array(array, bools, dims, shape, what)?;
         let rows = Rows::Array { reader, board };
-        RowsArg {
+        Ok(RowsArg {
             rows,
             _array: Some(array),
-        }
+        })
     }
 }
 
@@ -173,9 +179,7 @@ pub fn rows_arg<'py>(
     what: &str,
 ) -> PyResult<RowsArg<'py>> {
     match boards.cast::<PyUntypedArray>() {
-        Ok(array) => Ok(RowsArg::array(Boards::new(
-            array, false, dims, shape, what,
-        )?)),
+        Ok(array) => RowsArg::array(array, false, dims, shape, what),
         Err(_) => RowsArg::items(&sequence_items(boards, what)?),
     }
 }
@@ -194,8 +198,7 @@ pub fn once_or_a_row<'py>(
         if array.ndim() == one {
             return RowsArg::shared(obj);
         }
-        let boards = Boards::new(array, true, &[one + 1], shape, what)?;
-        return Ok(RowsArg::array(boards));
+        return RowsArg::array(array, true, &[one + 1], shape, what);
     }
     let items = sequence_items(obj, what)?;
     if is_one(&items) {
@@ -235,11 +238,6 @@ pub fn row_item(item: &Bound<'_, PyAny>) -> PyResult<CoreResult<Item<'static>>> 
         }
         Err(error) => Err(error),
     }
-}
-
-/// Is `obj` a numpy array?
-pub fn is_array(obj: &Bound<'_, PyAny>) -> bool {
-    obj.cast::<PyUntypedArray>().is_ok()
 }
 
 /// The items of a sequence argument of a batch, read by the kernel's `sequence_items` (both

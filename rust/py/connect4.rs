@@ -1,11 +1,11 @@
 //! `perfectplay._core.connect4`: moves are columns 0..W-1; answers for the side to move.
 
 use crate::engine::budget::Budget;
-use crate::engine::error::{Error, Result as CoreResult};
+use crate::engine::error::Result as CoreResult;
 use crate::engine::pool::Monitor;
 use crate::games::connect4::book::{Books, OwnedBooks};
 use crate::games::connect4::call::{self, BATCH, Call, POSITION};
-use crate::games::connect4::{DEFAULT, Shape, parse_position, search};
+use crate::games::connect4::{self as game, DEFAULT, Shape, search};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, to_scalar};
@@ -66,11 +66,8 @@ bindings! {
 
     /// Can the position arise in play? Raises only for malformed input.
     fn is_reachable(_py, position; options = &["width", "height"]) -> bool {
-        match parse_position(&to_item(position)?, (options.width, options.height)) {
-            Ok(_) => Ok(true),
-            Err(Error::Illegal(_)) => Ok(false),
-            Err(error) => Err(error.into()),
-        }
+        let size = (options.width, options.height);
+        game::is_reachable(&to_item(position)?, size).map_err(PyErr::from)
     }
 
     /// Forgets what this thread's searches learnt: the next search starts from empty tables (as
@@ -160,27 +157,22 @@ fn book_arg<'py>(
     shape: &Shape,
 ) -> PyResult<BookChoice<'py>> {
     static PACKAGED: PyOnceLock<OwnedBooks> = PyOnceLock::new();
-    let book_for = |book: &Bound<'py, PyAny>| {
+    let book_for = |book: &Bound<'py, PyAny>| -> PyResult<Option<BookArrays<'py>>> {
         let openings = py.import("perfectplay.connect4.openings")?;
         let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
-        if found.is_none() {
-            return Ok(BookChoice::None);
-        }
-        Ok(BookChoice::Given(found.extract()?))
+        found.extract()
     };
-    let packaged = book.is_none_or(|book| {
-        let name = book.cast::<PyString>().ok();
-        name.is_some_and(|name| name.to_str().is_ok_and(|name| name == "packaged"))
-    });
+    let packaged =
+        book.is_none_or(|book| book.extract::<&str>().is_ok_and(|name| name == "packaged"));
     match book {
         // None (no book) is answered here: asking Python would double a short call's time.
         Some(book) if book.is_none() => Ok(BookChoice::None),
-        Some(book) if !packaged => book_for(book),
+        Some(book) if !packaged => Ok(book_for(book)?.map_or(BookChoice::None, BookChoice::Given)),
         _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(BookChoice::None),
         _ => {
             let packaged = PACKAGED.get_or_try_init(py, || {
                 match book_for(&PyString::new(py, "packaged"))? {
-                    BookChoice::Given(arrays) if arrays.deep.is_some() => {
+                    Some(arrays) if arrays.deep.is_some() => {
                         Ok(OwnedBooks::copy_of(arrays.books()?))
                     }
                     _ => Err(PyValueError::new_err(

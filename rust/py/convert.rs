@@ -81,7 +81,7 @@ pub fn to_item<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Item<'a>> {
 pub fn owned_item(obj: &Bound<'_, PyAny>) -> PyResult<Item<'static>> {
     let py = obj.py();
     item_at(obj, 0, 0).map_err(|error| {
-        if !error.is_instance_of::<PyException>(py) || error.is_instance_of::<PyMemoryError>(py) {
+        if !is_own_error(py, &error) {
             return error;
         }
         let reason = error.value(py).to_string();
@@ -94,6 +94,12 @@ pub fn owned_item(obj: &Bound<'_, PyAny>) -> PyResult<Item<'static>> {
         wrapped.set_cause(py, Some(error));
         wrapped
     })
+}
+
+/// Was `error` raised by an argument's own method (an `Exception`, not `MemoryError`)? Such an
+/// error is the argument's fault; others (Ctrl-C, `MemoryError`) pass through as they are.
+pub fn is_own_error(py: Python<'_>, error: &PyErr) -> bool {
+    error.is_instance_of::<PyException>(py) && !error.is_instance_of::<PyMemoryError>(py)
 }
 
 fn int_item(int: &Bound<'_, PyAny>) -> Item<'static> {

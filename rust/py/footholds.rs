@@ -4,7 +4,7 @@ use crate::engine::budget::Budget;
 use crate::engine::error::Error;
 use crate::games::footholds::call::{BATCH, Game, NODE_LIMIT, RANDOM, label_rows, random_games};
 use crate::games::footholds::{self as game, Board, search};
-use crate::py::batch::{RowsArg, is_array, labelled, once_or_a_row, released, shaped};
+use crate::py::batch::{RowsArg, labelled, once_or_a_row, released, shaped};
 use crate::py::convert::{Names, search_detached, to_item, type_is_bytes_like};
 use crate::py::options::{Options, to_scalar};
 use pyo3::prelude::*;
@@ -85,7 +85,7 @@ bindings! {
 
 /// Is `item` more than a cell: an array, a str or another sequence (not bytes-like)?
 fn is_nested(item: &Bound<'_, PyAny>) -> bool {
-    is_array(item)
+    item.cast::<numpy::PyUntypedArray>().is_ok()
         || item.is_instance_of::<PyString>()
         || (item.cast::<PySequence>().is_ok() && !type_is_bytes_like(item))
 }

@@ -2,8 +2,8 @@
 //! plain data and checked by `input::options` (the twin: `perfectplay/_kernel/options.py`).
 
 use crate::input::options::{Checked, Scalar, Value};
-use crate::py::convert::type_name;
-use pyo3::exceptions::{PyException, PyTypeError};
+use crate::py::convert::{is_own_error, type_name};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple, PyType};
@@ -135,12 +135,7 @@ fn passing<'py>(
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
     match result {
         Ok(value) => Ok(Some(value)),
-        Err(error)
-            if error.is_instance_of::<PyException>(py)
-                && !error.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) =>
-        {
-            Ok(None)
-        }
+        Err(error) if is_own_error(py, &error) => Ok(None),
         Err(error) => Err(error),
     }
 }

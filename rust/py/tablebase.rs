@@ -5,8 +5,8 @@
 use crate::engine::pool::Monitor;
 use crate::engine::tiers;
 use crate::games::mnk::tablebase::{Probe, Tiers, WORK, Wanted};
-use crate::input::rows::CodeRows;
-use crate::py::arrays::Boards;
+use crate::input::rows::{CodeRows, RowsOf};
+use crate::py::arrays::read_array;
 use crate::py::batch::{arrays, detached, released};
 use crate::py::convert::{Names, to_item};
 use crate::py::options::to_scalar;
@@ -80,10 +80,9 @@ bindings! {
         options = &["best", "moves", "threads", "progress"]
     ) -> Bound<'py, PyTuple> {
         let (tiers, threads, data) = (tiers(rows, cols, k)?, options.threads(), data.as_slice()?);
-        let boards = Boards::new(boards, false, &[3], "(N, rows, cols)", "boards")?;
-        tiers.check_boards(boards.rows(), &boards.board)?;
+        let (_array, reader, board) = read_array(boards, false, &[3], "(N, rows, cols)", "boards")?;
+        tiers.check_boards(reader.len(), &board)?;
         let wanted = Wanted { best: options.best, moves: options.moves };
-        let reader = boards.reader();
         let rows = CodeRows::Values(&reader);
         let columns = detached(py, options.progress, "probing", |monitor| {
             tiers.label_rows(data, &rows, wanted, threads, monitor)

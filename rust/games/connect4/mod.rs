@@ -543,6 +543,15 @@ fn is_move_text(text: &str) -> bool {
         .all(|c| c.is_ascii_digit())
 }
 
+/// Can the position arise in play? An error only for malformed input (see [`parse_position`]).
+pub fn is_reachable(item: &Item, size: (Option<i128>, Option<i128>)) -> Result<bool> {
+    match parse_position(item, size) {
+        Ok(_) => Ok(true),
+        Err(Error::Illegal(_)) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
 /// Reads a position: a move string in Pons' notation (columns from 1, `"4453"`; `""` is the
 /// empty board), a sequence of columns (0-based ints), or a board drawn as rows, top row first
 /// (a text of rows split by `/` or newlines, or a sequence of rows; the alphabets of m,n,k:
