@@ -270,6 +270,23 @@ def test_progress_bar_on_standard_error(capfd: pytest.CaptureFixture[str]) -> No
     assert "20/20" in capfd.readouterr().err
 
 
+def test_a_progress_bar_that_fails_stops_the_work_with_its_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The compiled core draws its bar through ``perfectplay._kernel.batch.Progress``: a bar
+    that raises (a closed standard error, say) stops the batch, and its error is raised."""
+    from perfectplay._kernel import batch as kernel_batch
+
+    class FailingBar(kernel_batch.Progress):
+        def __call__(self, done: int, total: int) -> None:
+            raise OSError("standard error is closed")
+
+    monkeypatch.setattr(kernel_batch, "Progress", FailingBar)
+    boards = [_random_game(random.Random(seed), 4, 4) for seed in range(200)]
+    with pytest.raises(OSError, match="standard error is closed"):
+        implementation("mnk", "rust").batch_solve(boards, 4, progress=True)
+
+
 BROADCAST_ROWS = 5 * 10**7
 
 

@@ -84,15 +84,15 @@ pub fn detached<T: Send>(
     work: impl FnOnce(Monitor) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let main_thread = is_main_thread(py)?;
-    let bar = if progress {
-        let kernel = py.import("perfectplay._kernel.batch")?;
-        Some(kernel.call_method1("Progress", (what,))?)
-    } else {
-        None
-    };
-    let bar = bar.map(Bound::unbind);
-    let mut interrupt: Option<PyErr> = None;
-    let mut failure: Option<PyErr> = None;
+    let bar = progress
+        .then(|| {
+            py.import("perfectplay._kernel.batch")?
+                .call_method1("Progress", (what,))
+        })
+        .transpose()?
+        .map(Bound::unbind);
+    // The error that stopped the work: the bar's, or the pending Ctrl-C.
+    let mut raised: Option<PyErr> = None;
     let result = py.detach(|| {
         work(&mut |done, total| {
             // Signals reach only the main thread: elsewhere, with no bar to draw, the GIL is
@@ -101,26 +101,21 @@ pub fn detached<T: Send>(
                 return false;
             }
             Python::attach(|py| {
-                if let Some(bar) = &bar
-                    && let Err(error) = bar.call1(py, (done, total))
-                {
-                    failure = Some(error);
-                    return true;
+                let drawn = bar.as_ref().map(|bar| bar.call1(py, (done, total)));
+                if raised.is_none() {
+                    raised = match drawn {
+                        Some(Err(error)) => Some(error),
+                        _ => main_thread.then(|| py.check_signals().err()).flatten(),
+                    };
                 }
-                match main_thread.then(|| py.check_signals()) {
-                    Some(Err(pending)) => {
-                        interrupt = Some(pending);
-                        true
-                    }
-                    _ => false,
-                }
+                raised.is_some()
             })
         })
     });
     if let Some(bar) = bar {
         bar.call_method0(py, "close")?;
     }
-    match failure.or(interrupt) {
+    match raised {
         Some(error) => Err(error),
         None => result.map_err(PyErr::from),
     }
