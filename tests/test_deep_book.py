@@ -272,3 +272,20 @@ def test_a_deep_book_and_a_book_take_only_the_arrays_both_backends_read() -> Non
     packaged = openings.packaged()
     with pytest.raises(TypeError, match="deep must be a DeepBook or None, not dict"):
         openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep={})  # type: ignore[arg-type]
+
+
+@pytest.mark.both_backends
+def test_a_books_fields_cannot_be_changed_after_it_is_made() -> None:
+    """The core reads a book's arrays in place and by dtype, the twin reads any: a book whose
+    arrays were swapped would be answered by one backend and refused by the other."""
+    packaged = openings.packaged()
+    made = openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep=packaged.deep)
+    for field, value in [("keys", packaged.keys.astype(np.int64)), ("deep", None), ("depth", 2)]:
+        with pytest.raises(AttributeError, match=f"a Book's {field} cannot be changed"):
+            setattr(made, field, value)
+    assert packaged.deep is not None
+    with pytest.raises(AttributeError, match="a DeepBook's codes cannot be changed"):
+        packaged.deep.codes = packaged.deep.codes.astype(np.int64)
+    # Other attributes are the user's, and the book still answers alike.
+    made.note = "mine"
+    assert RUST.score("4453", book=made) == PYTHON.score("4453", book=made) == -2

@@ -98,6 +98,10 @@ class Book:
         self.deep = deep
         self._check()
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        _refuse_change(self, name, _BOOK_FIELDS)
+        super().__setattr__(name, value)
+
     def __len__(self) -> int:
         return len(self.keys)
 
@@ -225,6 +229,10 @@ class DeepBook:
         _check_array(f"{path}: scores", scores, np.int8)
         codes.flags.writeable = scores.flags.writeable = False
         self.codes, self.scores, self.path = codes, scores, path
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _refuse_change(self, name, ("codes", "scores"))
+        super().__setattr__(name, value)
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -433,6 +441,15 @@ def book_for(book: Any, width: int, height: int) -> Book | None:
     if (book.width, book.height) != (width, height):
         raise ValueError(f"the book is for {book.width}x{book.height} boards, not {width}x{height}")
     return book  # type: ignore[no-any-return]
+
+
+def _refuse_change(book: Book | DeepBook, name: str, fields: tuple[str, ...]) -> None:
+    """An ``AttributeError`` for a change to a field a book was made with: the compiled core
+    reads the arrays in place, by dtype, and the twin would read any, so a changed book could
+    be answered by one backend and refused by the other."""
+    if name in fields and name in vars(book):
+        kind = type(book).__name__
+        raise AttributeError(f"a {kind}'s {name} cannot be changed: make a new {kind}")
 
 
 def _check_arrays(book: Any) -> None:
