@@ -16,7 +16,7 @@ import sys, time
 from perfectplay import connect4
 threads, table_mb = int(sys.argv[1]), int(sys.argv[2])
 start = time.perf_counter()
-score = connect4.score("", threads=threads, table_mb=table_mb)
+score = connect4.score("", threads=threads, table_mb=table_mb, book=None)
 print(score, time.perf_counter() - start)
 """
 
