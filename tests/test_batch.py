@@ -181,6 +181,26 @@ def test_bad_rows_are_masked_or_raised(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", ["rust", "python"])
+def test_footholds_location_arrays_are_read_alike(backend: str) -> None:
+    """A location array of shape (2,) is one for every row, (N, 2) one a row; bools are no
+    coordinates (each row refused, as a sequence of bools is), and any other shape is a
+    ValueError on both backends."""
+    footholds = implementation("footholds", backend)
+    board = "111/111/111"
+    shared = footholds.batch_solve(board, np.array([0, 0]), np.array([[2, 2], [1, 1]]))
+    each = footholds.batch_solve(board, [(0, 0), (0, 0)], [(2, 2), (1, 1)])
+    assert shared.value.tolist() == each.value.tolist()
+    with pytest.raises(TypeError, match=r"^row 0: aloc must hold ints, not bool"):
+        footholds.batch_solve(board, np.array([[True, False]]), [(2, 2)])
+    masked = footholds.batch_solve(board, np.array([[True, False]]), [(2, 2)], errors="mask")
+    assert masked.status.tolist() == [1]
+    for shape in [(1, 2, 2), (1, 1, 1, 2)]:
+        for dtype in [np.bool_, np.int64]:
+            with pytest.raises(ValueError, match=r"^alocs must have shape \(2,\) or \(N, 2\)"):
+                footholds.batch_solve(board, np.zeros(shape, dtype), [(2, 2)])
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
 @pytest.mark.parametrize(
     ("boards", "error"),
     [
