@@ -101,9 +101,9 @@ pub fn detached<T: Send>(
                 return false;
             }
             Python::attach(|py| {
-                let drawn = bar.as_ref().map(|bar| bar.call1(py, (done, total)));
+                // Once stopped, the bar is drawn no more (a failed one would fail again).
                 if raised.is_none() {
-                    raised = match drawn {
+                    raised = match bar.as_ref().map(|bar| bar.call1(py, (done, total))) {
                         Some(Err(error)) => Some(error),
                         _ => main_thread.then(|| py.check_signals().err()).flatten(),
                     };
