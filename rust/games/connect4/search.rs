@@ -55,9 +55,10 @@ const MIRROR_FROM: i32 = 20;
 /// Positions with this many moves left or fewer (and more than [`LAST_MOVES`]) keep their
 /// results in a table of their own of [`NEAR_END_BYTES`], apart from those of the positions
 /// further from the end: the most visited entries stay in the CPU's cache, and the few costly
-/// results higher up are not evicted by them. Pons' Begin-Hard (first 10, one thread, 256 MiB):
-/// 8.76 and 8.97 s in one table, 7.73 s so; the empty board with a 1 GiB table 42.6 s against
-/// 35.4 s.
+/// results higher up are not evicted by them. One thread, builds in turn: Pons' Begin-Hard
+/// (first 10, 256 MiB) 9.21 and 9.26 s in one table, 8.08 and 8.11 s so; the empty board with a
+/// 1 GiB table 44.7 and 44.6 s against 36.1 and 35.4 s (sizes and depths tried: see the
+/// benchmarks page).
 const NEAR_END_MOVES: i32 = 22;
 /// The size of the table of positions near the end (at most the table size asked for).
 const NEAR_END_BYTES: usize = 4 << 20;
