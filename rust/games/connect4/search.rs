@@ -95,31 +95,51 @@ struct Slot {
 pub struct Tables {
     width: u32,
     height: u32,
+    shared: Shared,
+    small: SmallTable,
+}
+
+/// The tables the threads of one search share: the main one, and the one of the positions
+/// [`NEAR_END_MOVES`] or fewer from the end.
+struct Shared {
     main: MainTable,
     near_end: MainTable,
-    small: SmallTable,
+}
+
+impl Shared {
+    fn new_search(&mut self) {
+        self.main.new_search();
+        self.near_end.new_search();
+    }
+
+    fn clear(&mut self) {
+        self.main.clear();
+        self.near_end.clear();
+    }
 }
 
 impl Tables {
     pub fn new(shape: &Shape, bytes: usize) -> Result<Tables, OutOfMemory> {
+        let key_bits = shape.width * shape.stride;
         Ok(Tables {
             width: shape.width,
             height: shape.height,
-            main: MainTable::new(shape.width * shape.stride, bytes)?,
-            near_end: MainTable::new(shape.width * shape.stride, NEAR_END_BYTES.min(bytes))?,
+            shared: Shared {
+                main: MainTable::new(key_bits, bytes)?,
+                near_end: MainTable::new(key_bits, NEAR_END_BYTES.min(bytes))?,
+            },
             small: SmallTable::new()?,
         })
     }
 
     pub fn fits(&self, shape: &Shape, bytes: usize) -> bool {
         (self.width, self.height) == (shape.width, shape.height)
-            && self.main.bytes() == MainTable::size_for(shape.width * shape.stride, bytes)
+            && self.shared.main.bytes() == MainTable::size_for(shape.width * shape.stride, bytes)
     }
 
     /// Forgets everything: the next search starts from empty tables.
     pub fn clear(&mut self) {
-        self.main.clear();
-        self.near_end.clear();
+        self.shared.clear();
         self.small.clear();
     }
 }
@@ -176,8 +196,7 @@ impl Busy {
 
 pub struct Solver<'a, 'b> {
     shape: &'a Shape,
-    main: &'a MainTable,
-    near_end: &'a MainTable,
+    shared: &'a Shared,
     small: &'a mut SmallTable,
     budget: &'a mut Budget<'b>,
     books: Books<'a>,
@@ -202,19 +221,16 @@ impl<'a, 'b> Solver<'a, 'b> {
         books: Books<'a>,
         threads: usize,
     ) -> Self {
-        tables.main.new_search();
-        tables.near_end.new_search();
-        let shared = (&tables.main, &tables.near_end);
-        let mut solver = Self::one_thread(shape, shared, &mut tables.small, budget, books);
+        tables.shared.new_search();
+        let mut solver = Self::one_thread(shape, &tables.shared, &mut tables.small, budget, books);
         solver.threads = threads.max(1);
         solver
     }
 
-    /// A solver on this thread alone, with tables it is given (the shared ones: the main table
-    /// and the one near the end).
+    /// A solver on this thread alone, with tables it is given.
     fn one_thread(
         shape: &'a Shape,
-        (main, near_end): (&'a MainTable, &'a MainTable),
+        shared: &'a Shared,
         small: &'a mut SmallTable,
         budget: &'a mut Budget<'b>,
         books: Books<'a>,
@@ -228,8 +244,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
         Solver {
             shape,
-            main,
-            near_end,
+            shared,
             small,
             budget,
             books,
@@ -251,7 +266,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let near_end = left <= NEAR_END_MOVES;
         if left < MIRROR_FROM {
             return Slot {
-                mixed: self.main.mix(key),
+                mixed: self.shared.main.mix(key),
                 mirrored: false,
                 near_end,
             };
@@ -263,7 +278,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         };
         let mirrored = mirror < key;
         Slot {
-            mixed: self.main.mix(if mirrored { mirror } else { key }),
+            mixed: self.shared.main.mix(if mirrored { mirror } else { key }),
             mirrored,
             near_end,
         }
@@ -273,9 +288,9 @@ impl<'a, 'b> Solver<'a, 'b> {
     #[inline(always)]
     fn table(&self, slot: Slot) -> &'a MainTable {
         if slot.near_end {
-            self.near_end
+            &self.shared.near_end
         } else {
-            self.main
+            &self.shared.main
         }
     }
 
@@ -608,7 +623,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     fn alone(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Option<Searched> {
         let remaining = self.budget.remaining();
         let limit = remaining.map_or(ALONE_NODES, |left| left.min(ALONE_NODES));
-        let (shape, shared, books) = (self.shape, (self.main, self.near_end), self.books);
+        let (shape, shared, books) = (self.shape, self.shared, self.books);
         let budget = &mut *self.budget;
         let mut poll = || budget.poll_now();
         let mut local = Budget::new(Some(limit), &mut poll);
@@ -637,7 +652,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let Ok(busy) = Busy::new(SEARCH_BUSY_FROM) else {
             return self.child(p, slot, alpha, beta);
         };
-        let (shape, shared, books) = (self.shape, (self.main, self.near_end), self.books);
+        let (shape, shared, books) = (self.shape, self.shared, self.books);
         let limit = self.budget.remaining();
         let answered = AtomicBool::new(false);
         let budget = &mut *self.budget;
@@ -704,7 +719,7 @@ impl<'a, 'b> Solver<'a, 'b> {
                 .collect();
         }
         // Alone first, within ALONE_NODES for all columns; what it learnt stays in the table.
-        let (shared, books) = ((self.main, self.near_end), self.books);
+        let (shared, books) = (self.shared, self.books);
         let mut scores = Vec::new();
         let mut left = Vec::new();
         let budget = &mut *self.budget;
