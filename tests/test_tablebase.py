@@ -195,7 +195,8 @@ def test_the_twin_probes_a_compiled_table_alike() -> None:
 
 
 def test_mnk_functions_answer_from_a_table(backend: str) -> None:
-    functions = implementation("mnk", backend)
+    # ``tablebase=`` is answered above both backends, by the public module.
+    functions = mnk
     table = tablebase.Tablebase(4, 3, 3, implementation("mnk.tablebase", backend).build(4, 3, 3))
     board = "x../.o./.../..."
     assert functions.solve(board, 3, tablebase=table) == mnk.solve(board, 3)
@@ -211,6 +212,17 @@ def test_mnk_functions_answer_from_a_table(backend: str) -> None:
         functions.solve("x../.../...", 3, tablebase=table)
     with pytest.raises(IllegalPosition, match="marks"):
         functions.solve("xx./.../.../...", 3, tablebase=table)
+    # The other options are checked as the search checks them; the table's own pass on.
+    with pytest.raises(TypeError, match=r"solve\(\) got an unexpected keyword argument 'book'"):
+        functions.solve(board, 3, tablebase=table, book=None)
+    with pytest.raises(ValueError, match="table_mb"):
+        functions.analyze(board, 3, tablebase=table, table_mb=0)
+    with_moves = functions.batch_solve([board], k=3, tablebase=table, moves=True, node_limit=9)
+    assert with_moves.move_value is not None and with_moves.move_value.shape == (1, 12)
+    assert functions.batch_solve([board], 3, tablebase=table).move_value is None
+    position = mnk.Position(board, 3)
+    assert position.solve(tablebase=table) == position.solve()
+    assert position.analyze(tablebase=table) == position.analyze()
 
 
 def test_batch_errors_raise_or_mask_like_the_search(backend: str) -> None:

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 pub const MAX_TABLE_MB: i128 = 4096;
 
 /// Every option, in the order a call's options are checked.
-pub const ORDER: [&str; 14] = [
+pub const ORDER: [&str; 13] = [
     "width",
     "height",
     "weak",
@@ -25,7 +25,6 @@ pub const ORDER: [&str; 14] = [
     "node_limit",
     "table_mb",
     "book",
-    "tablebase",
     "threads",
     "errors",
     "progress",
@@ -171,8 +170,8 @@ impl Checked {
         self.threads.unwrap_or_else(crate::engine::pool::cpus)
     }
 
-    /// Checks the `given` options (names from [`ORDER`]; `book` and `tablebase` are objects,
-    /// read by their games) in [`ORDER`].
+    /// Checks the `given` options (names from [`ORDER`]; `book` is an object,
+    /// read by its game) in [`ORDER`].
     pub fn read(given: &[(&str, Scalar)]) -> Result<Checked> {
         let mut checked = Checked::default();
         for name in ORDER {

@@ -8,64 +8,49 @@ use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, int_arg, to_scalar};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
-/// The answer to `name` of the game `arguments` (a board and k, or an empty board's rows, cols
-/// and k): a given `tablebase=`'s method `name` (a `perfectplay.mnk.tablebase.Tablebase`, the
-/// same Python method on both backends), or `work` on the game's call without the GIL, shown
-/// by `show`.
+/// `work` on a call without the GIL, shown by `show` with the game's moves. (A given
+/// `tablebase=` is answered above both backends, by `perfectplay.mnk`.)
 fn answer<'py, T: Send>(
     py: Python<'py>,
-    name: &str,
-    arguments: &[&Bound<'py, PyAny>],
-    options: &Options<'py>,
+    call: Call,
     work: impl FnOnce(&Call, &mut Budget) -> CoreResult<T> + Send,
     show: impl FnOnce(Names, T) -> PyResult<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if let Some(table) = options.tablebase() {
-        return table.call_method1(name, pyo3::types::PyTuple::new(py, arguments)?);
-    }
-    let call = match arguments {
-        [board, k] => Call::of_board(&to_item(board)?, &to_scalar(k)?, options),
-        [rows, cols, k] => Call::of_empty(
-            &to_scalar(rows)?,
-            &to_scalar(cols)?,
-            &to_scalar(k)?,
-            options,
-        ),
-        _ => unreachable!("a board and k, or rows, cols and k"),
-    };
-    let call = call?;
     let answer = search_detached(py, call.node_limit, |budget| work(&call, budget))?;
     show(Names::grid(["x", "o"], call.cols()), answer)
+}
+
+/// The call of a board and k.
+fn of_board(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>, options: &Options) -> PyResult<Call> {
+    Call::of_board(&to_item(board)?, &to_scalar(k)?, options).map_err(PyErr::from)
 }
 
 bindings! {
     /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
     fn solve(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "solve", &[board, k], &options, Call::solve, |names, solved| {
-            names.solution(py, solved)
-        })
+        let call = of_board(board, k, &options)?;
+        answer(py, call, Call::solve, |names, solved| names.solution(py, solved))
     }
 
     /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
     fn solve_empty(py, rows, cols, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "solve_empty", &[rows, cols, k], &options, Call::solve, |names, solved| {
-            names.solution(py, solved)
-        })
+        let (rows, cols, k) = (to_scalar(rows)?, to_scalar(cols)?, to_scalar(k)?);
+        let call = Call::of_empty(&rows, &cols, &k, &options)?;
+        answer(py, call, Call::solve, |names, solved| names.solution(py, solved))
     }
 
     /// {(row, col): (value for the player making the move, plies from now with it)} for every
     /// move.
     fn analyze(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "analyze", &[board, k], &options, Call::analyze, |names, answers| {
-            names.analysis(py, answers)
-        })
+        let call = of_board(board, k, &options)?;
+        answer(py, call, Call::analyze, |names, answers| names.analysis(py, answers))
     }
 
     /// The first best move as (row, col), or None once the game is over.
     fn best_move(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
-        answer(py, "best_move", &[board, k], &options, Call::best_move, |names, best| match best {
+        let call = of_board(board, k, &options)?;
+        answer(py, call, Call::best_move, |names, best| match best {
             Some(cell) => names.show(py, cell),
             None => Ok(py.None().into_bound(py)),
         })
@@ -78,19 +63,8 @@ bindings! {
     }
 
     /// Solves many positions of one board shape and one k, on every core; see
-    /// `perfectplay.BatchSolution`. A given `tablebase=` answers instead (given the options its
-    /// `batch_solve` takes).
+    /// `perfectplay.BatchSolution`.
     fn batch_solve(py, boards, k; options = BATCH) -> Bound<'py, PyAny> {
-        if let Some(table) = options.tablebase() {
-            let passed = PyDict::new(py);
-            passed.set_item("k", k)?;
-            for name in ["moves", "errors", "threads", "progress"] {
-                if let Some(value) = options.given(name) {
-                    passed.set_item(name, value)?;
-                }
-            }
-            return table.call_method("batch_solve", (boards,), Some(&passed));
-        }
         let k = int_arg(k, "k")?;
         let boards = rows_arg(boards, &[3], "(N, rows, cols)", "boards")?;
         let (rows, checked) = (&boards.rows, &options.checked);

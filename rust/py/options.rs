@@ -10,16 +10,12 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple, PyType};
 use std::borrow::Cow;
 use std::ops::Deref;
 
-/// A call's options: the checked scalars, and the objects its game reads itself.
+/// A call's options: the checked scalars, and the object its game reads itself.
 #[derive(Default)]
 pub struct Options<'py> {
     pub checked: Checked,
     /// `book=` as given (Python's None included); not given: the packaged books.
     pub book: Option<Bound<'py, PyAny>>,
-    /// `tablebase=` as given.
-    pub tablebase: Option<Bound<'py, PyAny>>,
-    /// The keyword arguments as given.
-    given: Option<Bound<'py, PyDict>>,
 }
 
 impl Deref for Options<'_> {
@@ -38,7 +34,7 @@ impl<'py> Options<'py> {
         allowed: &[&str],
     ) -> PyResult<Options<'py>> {
         let mut scalars = Vec::new();
-        let (mut book, mut tablebase) = (None, None);
+        let mut book = None;
         for (key, value) in given.into_iter().flat_map(PyDictMethods::iter) {
             let key = key.cast_into::<PyString>()?;
             let key = key.to_string_lossy();
@@ -49,26 +45,11 @@ impl<'py> Options<'py> {
             };
             match name {
                 "book" => book = Some(value),
-                "tablebase" => tablebase = Some(value),
                 _ => scalars.push((name, to_scalar(&value)?)),
             }
         }
-        Ok(Options {
-            checked: Checked::read(&scalars)?,
-            book,
-            tablebase,
-            given: given.cloned(),
-        })
-    }
-
-    /// The option `name` as given, if it was.
-    pub fn given(&self, name: &str) -> Option<Bound<'py, PyAny>> {
-        self.given.as_ref()?.get_item(name).ok().flatten()
-    }
-
-    /// The tablebase given, if any (None given is none).
-    pub fn tablebase(&self) -> Option<&Bound<'py, PyAny>> {
-        self.tablebase.as_ref().filter(|table| !table.is_none())
+        let checked = Checked::read(&scalars)?;
+        Ok(Options { checked, book })
     }
 }
 

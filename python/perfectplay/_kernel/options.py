@@ -57,7 +57,6 @@ class Options:
     node_limit: int | None = None
     table_mb: float | None = None
     book: Any = PACKAGED
-    tablebase: Any = None
     threads: int | None = None
     errors: str = "raise"
     progress: bool = False
@@ -140,7 +139,6 @@ _CHECKS: dict[str, Any] = {
     "node_limit": lambda value, name: args.node_limit(value),
     "table_mb": lambda value, name: args.table_mb(value),
     "book": lambda value, name: value,
-    "tablebase": lambda value, name: value,
     "threads": _threads,
     "errors": errors_arg,
     "seed": _seed,

@@ -65,12 +65,18 @@ def line_cells(codes: Sequence[int], rows: int, cols: int, k: int) -> tuple[int,
     return ()
 
 
-def backend_functions(game: str) -> dict[str, Any]:
+def backend_functions(
+    game: str, above: Callable[[str, Callable[..., Any]], Callable[..., Any]] | None = None
+) -> dict[str, Any]:
     """The chosen backend's functions of ``game``, by the names of its twin's ``__all__``, for a
-    public module to take as its own; ``batch_solve`` also takes a list of ``Position``s."""
+    public module to take as its own; ``batch_solve`` also takes a list of ``Position``s.
+    ``above(name, function)``, when given, stands for each function: what the game answers
+    above both backends (m,n,k's ``tablebase=``)."""
     functions = implementation(game)
     names = implementation(game, "python").__all__
     found = {name: getattr(functions, name) for name in names}
+    if above is not None:
+        found = {name: above(name, function) for name, function in found.items()}
     found["batch_solve"] = accepts_positions(found["batch_solve"], game)
     return found
 

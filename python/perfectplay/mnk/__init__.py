@@ -15,16 +15,52 @@ newlines) or nested sequences; moves are (row, col). ``node_limit=`` caps the se
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
+import inspect
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._kernel import args
 from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.options import Options
 from perfectplay._kernel.position import GridPosition, RowColPosition, backend_functions
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import twin as rules
 
-_FUNCTIONS = backend_functions("mnk")
+#: The functions a given ``tablebase=`` answers instead of the search, with the options each
+#: passes on to the table's method of the same name.
+_TABLE_ANSWERS = {
+    "solve": (),
+    "solve_empty": (),
+    "analyze": (),
+    "best_move": (),
+    "batch_solve": ("moves", "errors", "threads", "progress"),
+}
+
+
+def _or_from_table(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, or, given ``tablebase=`` (a ``perfectplay.mnk.tablebase.Tablebase``), the
+    table's method of the same name: one dispatch above both backends. The other options are
+    checked as the backends check them; those the table takes pass on to it."""
+    if name not in _TABLE_ANSWERS:
+        return function
+    passed = _TABLE_ANSWERS[name]
+    signature = inspect.signature(getattr(rules, name))
+    allowed = rules.BATCH if name == "batch_solve" else rules.BOARD
+
+    @functools.wraps(function)
+    def answer(*arguments: Any, tablebase: Any = None, **options: Any) -> Any:
+        if tablebase is None:
+            return function(*arguments, **options)
+        bound = signature.bind(*arguments, **options)
+        given = bound.arguments.pop("options", {})
+        Options.read(given, name, allowed)
+        taken = {option: given[option] for option in passed if option in given}
+        return getattr(tablebase, name)(*bound.arguments.values(), **taken)
+
+    return answer
+
+
+_FUNCTIONS = backend_functions("mnk", _or_from_table)
 __all__ = ["Position", *_FUNCTIONS]
 
 if TYPE_CHECKING:

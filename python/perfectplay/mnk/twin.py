@@ -200,7 +200,7 @@ class _Call:
 
 
 #: The options of a function of one board.
-BOARD = ("node_limit", "table_mb", "tablebase")
+BOARD = ("node_limit", "table_mb")
 
 
 def _call(board: Any, k: Any, options: Options) -> _Call:
@@ -212,9 +212,6 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
 def solve(board: Any, k: int, **options: Unpack[SearchOptions]) -> Solution[tuple[int, int]]:
     """The position solved for the side to move; moves are (row, col)."""
     checked = Options.read(options, "solve", BOARD)
-    if checked.tablebase is not None:
-        result: Solution[tuple[int, int]] = checked.tablebase.solve(board, k)
-        return result
     return _call(board, k, checked).solve()
 
 
@@ -223,9 +220,6 @@ def solve_empty(
 ) -> Solution[tuple[int, int]]:
     """The empty ``rows`` x ``cols`` board where ``k`` in a row wins, X to move."""
     checked = Options.read(options, "solve_empty", BOARD)
-    if checked.tablebase is not None:
-        result: Solution[tuple[int, int]] = checked.tablebase.solve_empty(rows, cols, k)
-        return result
     geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
     return _Call(geometry, 0, 0, checked).solve()
 
@@ -235,9 +229,6 @@ def analyze(
 ) -> dict[tuple[int, int], tuple[int, int]]:
     """{(row, col): (value for the player making it, plies from now with it)} for every move."""
     checked = Options.read(options, "analyze", BOARD)
-    if checked.tablebase is not None:
-        result: dict[tuple[int, int], tuple[int, int]] = checked.tablebase.analyze(board, k)
-        return result
     call = _call(board, k, checked)
     return driver.analyze(call.search, call.root, call.move_form)
 
@@ -245,9 +236,6 @@ def analyze(
 def best_move(board: Any, k: int, **options: Unpack[SearchOptions]) -> tuple[int, int] | None:
     """The first best move as (row, col), or None once the game is over."""
     checked = Options.read(options, "best_move", BOARD)
-    if checked.tablebase is not None:
-        move: tuple[int, int] | None = checked.tablebase.best_move(board, k)
-        return move
     call = _call(board, k, checked)
     best = driver.best_move(call.search, call.root)
     return None if best is None else call.move_form(best)
@@ -265,17 +253,8 @@ def is_reachable(board: Any, k: int) -> bool:
 
 
 def batch_solve(boards: Any, k: int, **options: Unpack[SearchOptions]) -> BatchSolution:
-    """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``. A given
-    ``tablebase=`` answers instead (given the options its ``batch_solve`` takes)."""
+    """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``."""
     checked = Options.read(options, "batch_solve", BATCH)
-    if checked.tablebase is not None:
-        passed = {
-            name: options[name]
-            for name in ("moves", "errors", "threads", "progress")
-            if name in options
-        }
-        answer: BatchSolution = checked.tablebase.batch_solve(boards, k=k, **passed)
-        return answer
     k = args.int_arg(k, "k")
     grids, shape = _read_grids(boards)
     if shape is None:  # no board could be read: every row is bad
@@ -304,7 +283,7 @@ def batch_solve(boards: Any, k: int, **options: Unpack[SearchOptions]) -> BatchS
 
 
 #: ``batch_solve``'s options.
-BATCH = ("moves", "threads", "node_limit", "table_mb", "errors", "progress", "tablebase")
+BATCH = ("moves", "threads", "node_limit", "table_mb", "errors", "progress")
 
 
 def _never(row: Any) -> batch.Label:

@@ -18,8 +18,8 @@ use crate::input::options::{Checked, Scalar, int};
 use std::sync::Arc;
 
 /// The options of a function of one board, of `batch_solve` and of `random_positions`
-/// (tic-tac-toe's too).
-pub const BOARD: &[&str] = &["node_limit", "table_mb", "tablebase"];
+/// (tic-tac-toe's too). `tablebase=` is answered above both backends, by `perfectplay.mnk`.
+pub const BOARD: &[&str] = &["node_limit", "table_mb"];
 pub const BATCH: &[&str] = &[
     "moves",
     "threads",
@@ -27,7 +27,6 @@ pub const BATCH: &[&str] = &[
     "table_mb",
     "errors",
     "progress",
-    "tablebase",
 ];
 pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
 

@@ -291,8 +291,8 @@ class Tablebase:
     def batch_solve(
         self,
         boards: Any,
-        *,
         k: Any = None,
+        *,
         moves: bool = False,
         errors: str | None = None,
         threads: int | None = None,
