@@ -9,12 +9,10 @@ use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-/// An array of boards, shape `(N, ...)`, read in place (see the module's notes): the array (or
-/// its native copy, which the caller keeps alive while the reader is used), the reader of its
-/// rows as `i64` values (unsigned 64-bit values past `i64::MAX` read as `i64::MAX`: no cell
-/// code either way) and the shape of one board. The array must be an integer array (bools too
-/// when `bools`) with `dims` dimensions (any of them, as `shape` says in messages:
-/// "(N, rows, cols)"); `what` names the argument.
+/// An integer (or, with `bools`, bool) array of boards with one of `dims` dimensions, `(N, ...)`:
+/// the array (or its native copy, to keep alive while the reader is used), the reader of its
+/// rows as `i64` (unsigned values past `i64::MAX` as `i64::MAX`: no cell code either way) and
+/// one board's shape. `shape` ("(N, rows, cols)") and `what` name it in messages.
 pub fn read_array<'py>(
     array: &Bound<'py, PyUntypedArray>,
     bools: bool,

@@ -235,9 +235,8 @@ pub fn row_item(item: &Bound<'_, PyAny>) -> PyResult<CoreResult<Item<'static>>> 
     }
 }
 
-/// The items of a sequence argument of a batch, read by the kernel's `sequence_items` (both
-/// backends'): a `TypeError` naming `what` for anything else, a `ValueError` for a sequence
-/// that yields more than its `len()`.
+/// The items of a batch's sequence argument, by the kernel's `sequence_items` (both backends'):
+/// a `TypeError` naming `what` for anything else, a `ValueError` past its `len()`.
 pub fn sequence_items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyList>> {
     let batch = obj.py().import("perfectplay._kernel.batch")?;
     let items = batch.call_method1("sequence_items", (obj, what))?;

@@ -162,14 +162,10 @@ fn book_arg<'py>(
         let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
         found.extract()
     };
-    let named = |book: &Bound<'py, PyAny>| {
-        let name = book.cast::<PyString>().ok();
-        name.is_some_and(|name| name.to_str().is_ok_and(|name| name == "packaged"))
-    };
     match book {
         // None (no book) is answered here: asking Python would double a short call's time.
         Some(book) if book.is_none() => Ok(BookChoice::None),
-        Some(book) if !named(book) => {
+        Some(book) if !book.cast::<PyString>().is_ok_and(|name| name == "packaged") => {
             Ok(book_for(book)?.map_or(BookChoice::None, BookChoice::Given))
         }
         _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(BookChoice::None),

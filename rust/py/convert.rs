@@ -1,6 +1,6 @@
 //! Conversions every game's bindings share: arguments to plain data, core errors to Python
-//! exceptions, scalar arguments, solutions and analyses back to Python, and running a search
-//! without the GIL while polling for Ctrl-C.
+//! exceptions, solutions and analyses back to Python, and running a search without the GIL
+//! while polling for Ctrl-C.
 
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::driver::{MoveAnswer, Player, Solution};
@@ -21,9 +21,8 @@ use std::borrow::Cow;
 /// The deepest level whose items a parser inspects (board, rows, cells).
 const MAX_DEPTH: usize = 2;
 
-/// How many array-likes may unwrap into one another (`tolist()` returning another array-like)
-/// before the argument is taken for what it is: bounds the conversion of self-referential
-/// objects.
+/// How many array-likes may unwrap into one another (`tolist()` giving another) before the
+/// argument is taken as it is: bounds the conversion of self-referential objects.
 const MAX_UNWRAPS: usize = 4;
 
 pyo3::import_exception!(perfectplay.errors, IllegalPosition);
@@ -62,11 +61,10 @@ pub fn type_is_bytes_like(obj: &Bound<'_, PyAny>) -> bool {
         || obj.is_instance_of::<PyMemoryView>()
 }
 
-/// Reduces a Python argument to an [`Item`] (the twin's `args.to_item` follows the same
-/// rules); a str is read in place (no copy of a move string). An exception raised by the
-/// argument's own methods (`tolist`, `__index__`, `__len__`, `__iter__`, ...) becomes a
-/// `TypeError` that names it; `MemoryError` and exceptions outside `Exception` (Ctrl-C) pass
-/// through as they are.
+/// Reduces a Python argument to an [`Item`] by the rules of the twin's `args.to_item`, a str in
+/// place (no copy of a move string). An exception from the argument's own methods (`tolist`,
+/// `__index__`, `__len__`, `__iter__`, ...) becomes a `TypeError` naming it; others (Ctrl-C,
+/// `MemoryError`) pass through ([`is_own_error`]).
 #[inline]
 pub fn to_item<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Item<'a>> {
     if let Ok(text) = obj.cast::<PyString>()

@@ -1,12 +1,10 @@
 //! `perfectplay._core.footholds`: moves are (row, col) destinations, answers from A's side.
 
-use crate::engine::budget::Budget;
-use crate::engine::error::Error;
 use crate::games::footholds::call::{BATCH, Game, NODE_LIMIT, RANDOM, label_rows, random_games};
-use crate::games::footholds::{self as game, Board, search};
+use crate::games::footholds::{self as game, search};
 use crate::py::batch::{RowsArg, labelled, once_or_a_row, released, shaped};
 use crate::py::convert::{Names, search_detached, to_item, type_is_bytes_like};
-use crate::py::options::{Options, to_scalar};
+use crate::py::options::to_scalar;
 use pyo3::prelude::*;
 use pyo3::types::{PySequence, PyString, PyTuple};
 
@@ -19,16 +17,6 @@ pub fn game(
     Game::parse(&to_item(board)?, &to_item(aloc)?, &to_item(bloc)?).map_err(PyErr::from)
 }
 
-/// `search` of the game under the call's node limit, without the GIL.
-fn searched<T: Send>(
-    py: Python<'_>,
-    game: &Game,
-    options: &Options<'_>,
-    search: fn(&Board, u8, u8, &mut Budget) -> Result<T, Error>,
-) -> PyResult<T> {
-    search_detached(py, options.node_limit, |budget| game.search(search, budget))
-}
-
 fn names(game: &Game) -> Names {
     Names::grid(["A", "B"], game.board.cols)
 }
@@ -36,19 +24,22 @@ fn names(game: &Game) -> Names {
 bindings! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
     fn solve(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
-        let game = game(board, aloc, bloc)?;
-        names(&game).solution(py, searched(py, &game, &options, search::solve)?)
+        let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
+        let solved = search_detached(py, limit, |budget| game.search(search::solve, budget))?;
+        names(&game).solution(py, solved)
     }
 
     /// The judge's answer: the total number of moves under perfect play.
     fn total_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> u32 {
-        searched(py, &game(board, aloc, bloc)?, &options, search::total_moves)
+        let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
+        search_detached(py, limit, |budget| game.search(search::total_moves, budget))
     }
 
     /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
     fn analyze(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
-        let game = game(board, aloc, bloc)?;
-        names(&game).analysis(py, searched(py, &game, &options, search::analyze)?)
+        let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
+        let answers = search_detached(py, limit, |budget| game.search(search::analyze, budget))?;
+        names(&game).analysis(py, answers)
     }
 
     /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are

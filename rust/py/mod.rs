@@ -17,12 +17,10 @@ macro_rules! bindings {
     };
 }
 
-/// A binding: `binding! { /// doc
-/// fn name(py, a, b: Type, ...; options = ALLOWED) -> Answer { body } }` is the `#[pyfunction]`
-/// of `(a, b, ..., **options)` whose keyword options (among `ALLOWED`) are read and checked into
-/// `options` before `body` runs: a binding is its name, its own parameters and a call. Without
-/// `; options = ...` the function takes no options. A parameter without a type is any object
-/// (`&Bound<'py, PyAny>`).
+/// A binding: `fn name(py, a, b: Type, ...; options = ALLOWED) -> Answer { body }` is the
+/// `#[pyfunction]` of `(a, b, ..., **options)` whose keyword options (among `ALLOWED`) are read
+/// and checked into `options` before `body` runs; without `; options = ...` it takes none. A
+/// parameter without a type is any object.
 macro_rules! binding {
     (
         $(#[$doc:meta])*

@@ -4,7 +4,7 @@
 
 use crate::engine::pool::Monitor;
 use crate::engine::tiers;
-use crate::games::mnk::tablebase::{Probe, Tiers, WORK, Wanted};
+use crate::games::mnk::tablebase::{MAX_CELLS, Probe, Tiers, WORK, Wanted};
 use crate::input::rows::{CodeRows, RowsOf};
 use crate::py::arrays::read_array;
 use crate::py::batch::{arrays, detached, released};
@@ -12,7 +12,7 @@ use crate::py::convert::{Names, to_item};
 use crate::py::options::to_scalar;
 use numpy::{PyArray1, PyReadonlyArray1, PyUntypedArray};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyTuple;
 
 /// The tiers of the game `rows` x `cols` where `k` in a row wins.
 fn tiers(
@@ -22,6 +22,9 @@ fn tiers(
 ) -> PyResult<Tiers> {
     Tiers::of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?).map_err(PyErr::from)
 }
+
+/// What `stats` answers.
+type Report = (Vec<[u64; MAX_CELLS + 1]>, (u32, usize), u64);
 
 /// A table's bytes, read in place.
 type Data<'py> = PyReadonlyArray1<'py, u8>;
@@ -60,7 +63,7 @@ bindings! {
         let tiers = tiers(rows, cols, k)?;
         let (data, board) = (data.as_slice()?, to_item(board)?);
         let (mut probe, board) = Probe::at(&tiers, data, &board)?;
-        names(&tiers).solution(py, probe.solve(board)?)
+        Names::grid(["x", "o"], tiers.geometry.cols).solution(py, probe.solve(board)?)
     }
 
     /// Every legal move's (value for its player, plies from now), from the table.
@@ -68,7 +71,7 @@ bindings! {
         let tiers = tiers(rows, cols, k)?;
         let (data, board) = (data.as_slice()?, to_item(board)?);
         let (mut probe, board) = Probe::at(&tiers, data, &board)?;
-        names(&tiers).analysis(py, probe.analyze(board)?)
+        Names::grid(["x", "o"], tiers.geometry.cols).analysis(py, probe.analyze(board)?)
     }
 
     /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
@@ -104,25 +107,17 @@ bindings! {
         detached(py, options.progress, "checking", check)
     }
 
-    /// The whole-game report: ``counts`` (3 lists of positions by plies, for value -1, 0, +1),
-    /// ``longest`` (plies, table index) and ``canonical`` (positions up to symmetry).
-    fn stats(py, data: Data<'py>, rows, cols, k; options = WORK) -> Bound<'py, PyDict> {
+    /// The whole-game report ``(counts, longest, canonical)``: 3 lists of positions by plies (for
+    /// value -1, 0, +1), (plies, table index) of the first longest, positions up to symmetry.
+    fn stats(py, data: Data<'py>, rows, cols, k; options = WORK) -> Report {
         let (tiers, threads, data) = (tiers(rows, cols, k)?, options.threads(), data.as_slice()?);
         let count = |monitor: Monitor| tiers.stats(data, threads, monitor);
         let stats = detached(py, options.progress, "counting", count)?;
-        let out = PyDict::new(py);
-        out.set_item("counts", stats.counts.iter().map(|row| row.to_vec()).collect::<Vec<_>>())?;
-        out.set_item("longest", stats.longest)?;
-        out.set_item("canonical", stats.canonical)?;
-        Ok(out)
+        Ok((stats.counts, stats.longest, stats.canonical))
     }
 
     /// The position at a table index: (tier, X mask, O mask).
     fn position(_py, rows, cols, k, index: usize) -> (usize, u64, u64) {
         tiers(rows, cols, k)?.position_at(index).map_err(PyErr::from)
     }
-}
-
-fn names(tiers: &Tiers) -> Names {
-    Names::grid(["x", "o"], tiers.geometry.cols)
 }

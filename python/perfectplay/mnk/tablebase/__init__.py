@@ -363,16 +363,15 @@ class Tablebase:
         ``canonical`` (positions up to the board's symmetries)."""
         if self._stats is None:
             self._ready()
-            raw = _core().stats(
+            counts, (plies, index), canonical = _core().stats(
                 self.data, self.rows, self.cols, self.k, threads=threads, progress=progress
             )
             by_value_plies = {
                 (value, plies): count
-                for value, row in zip((-1, 0, 1), raw["counts"], strict=True)
+                for value, row in zip((-1, 0, 1), counts, strict=True)
                 for plies, count in enumerate(row)
                 if count
             }
-            plies, index = raw["longest"]
             board = self._board_at(index)
             self._stats = {
                 "reachable": sum(by_value_plies.values()),
@@ -382,7 +381,7 @@ class Tablebase:
                 },
                 "by_value_plies": by_value_plies,
                 "longest": {"plies": plies, "board": board},
-                "canonical": raw["canonical"],
+                "canonical": canonical,
             }
         return dict(self._stats)
 

@@ -404,7 +404,9 @@ def _symmetries(rows: int, cols: int) -> list[list[int]]:
 
 def stats(
     data: Any, rows: Any, cols: Any, k: Any, **options: Unpack[SearchOptions]
-) -> dict[str, Any]:
+) -> tuple[list[list[int]], tuple[int, int], int]:
+    """``(counts, longest, canonical)``: positions by value (-1, 0, +1) and plies, (plies,
+    table index) of the first longest, positions up to the board's symmetries."""
     Options.read(options, "stats", WORK)
     tiers = Tiers(rows, cols, k)
     g = tiers.geometry
@@ -436,7 +438,7 @@ def stats(
                 for m in maps
             ]
             orbits.add(min(images))
-    return {"counts": counts, "longest": longest, "canonical": len(orbits)}
+    return counts, longest, len(orbits)
 
 
 def position(rows: Any, cols: Any, k: Any, index: int) -> tuple[int, int, int]:
