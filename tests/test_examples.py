@@ -25,7 +25,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-FENCE = re.compile(r"^```(\S*)\s*$")
+# A block titled with a path is a file of the walkthrough (docs/guides/new-game.md), which
+# tests/test_walkthrough.py writes into a copy of the project, builds and runs.
+FENCE = re.compile(r'^```(\S*)(?:\s+title="([^"]+)")?\s*$')
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 # What would make a text block a command in disguise.
 COMMAND = re.compile(r"^\s*(\$ |>>> |pip |python |perfectplay )")
@@ -37,6 +39,7 @@ class Block:
     line: int  # of the opening fence, from 1
     language: str
     text: str
+    title: str | None = None
 
 
 def blocks(page: Path) -> list[Block]:
@@ -52,7 +55,8 @@ def blocks(page: Path) -> list[Block]:
         while end < len(lines) and lines[end].rstrip() != "```":
             end += 1
         assert end < len(lines), f"{page.name}:{at + 1}: a code block is never closed"
-        found.append(Block(page, at + 1, opening.group(1), "\n".join(lines[at + 1 : end]) + "\n"))
+        text = "\n".join(lines[at + 1 : end]) + "\n"
+        found.append(Block(page, at + 1, opening.group(1), text, opening.group(2)))
         at = end + 1
     return found
 
@@ -128,6 +132,8 @@ def test_every_example_on_the_page_runs(page: Path, tmp_path: Path) -> None:
         for index, block in enumerate(blocks(page)):
             if page.name == "README.md" and index == 0:
                 continue  # the setup on a fresh clone: CI runs it as written
+            if block.title is not None:
+                continue  # a file of the walkthrough: tests/test_walkthrough.py runs it
             if block.language == "python":
                 run_python(block, namespace)
             elif block.language == "console":
@@ -169,8 +175,8 @@ def test_every_page_has_examples_or_says_why_not() -> None:
         parts = set(page.relative_to(ROOT / "docs").parts)
         if parts & exempt:
             continue
-        languages = {block.language for block in blocks(page)}
-        assert languages & {"python", "console"}, f"{page.name} shows no example that runs"
+        runs = {"file" if block.title else block.language for block in blocks(page)}
+        assert runs & {"python", "console", "file"}, f"{page.name} shows no example that runs"
 
 
 def test_the_readmes_links_and_pictures_exist() -> None:
