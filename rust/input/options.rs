@@ -170,8 +170,8 @@ impl Checked {
         self.threads.unwrap_or_else(crate::engine::pool::cpus)
     }
 
-    /// Checks the `given` options (names from [`ORDER`]; `book` is an object,
-    /// read by its game) in [`ORDER`].
+    /// Checks the `given` options (names from [`ORDER`]; `book` is an object, read by its
+    /// game) in [`ORDER`].
     pub fn read(given: &[(&str, Scalar)]) -> Result<Checked> {
         let mut checked = Checked::default();
         for name in ORDER {
