@@ -26,14 +26,14 @@ from perfectplay._kernel.position import GridPosition, RowColPosition, backend_f
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import twin as rules
 
-#: The functions a given ``tablebase=`` answers instead of the search, with the options each
-#: passes on to the table's method of the same name.
-_TABLE_ANSWERS = {
-    "solve": (),
-    "solve_empty": (),
-    "analyze": (),
-    "best_move": (),
-    "batch_solve": ("moves", "errors", "threads", "progress"),
+#: The functions a given ``tablebase=`` answers instead of the search: the options each takes,
+#: and those it passes on to the table's method of the same name.
+_TABLE_ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "solve": (rules.BOARD, ()),
+    "solve_empty": (rules.BOARD, ()),
+    "analyze": (rules.BOARD, ()),
+    "best_move": (rules.BOARD, ()),
+    "batch_solve": (rules.BATCH, ("moves", "errors", "threads", "progress")),
 }
 
 
@@ -43,9 +43,8 @@ def _or_from_table(name: str, function: Callable[..., Any]) -> Callable[..., Any
     checked as the backends check them; those the table takes pass on to it."""
     if name not in _TABLE_ANSWERS:
         return function
-    passed = _TABLE_ANSWERS[name]
+    allowed, passed = _TABLE_ANSWERS[name]
     signature = inspect.signature(getattr(rules, name))
-    allowed = rules.BATCH if name == "batch_solve" else rules.BOARD
 
     @functools.wraps(function)
     def answer(*arguments: Any, tablebase: Any = None, **options: Any) -> Any:
