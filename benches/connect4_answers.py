@@ -10,7 +10,9 @@ and on Pons' Begin-Hard stage.
 * **games**: seeded games from the empty board to the end; at every ply ``connect4.analyze``
   of the position (timed), then a best move (the fastest win, the slowest loss) with
   probability 0.8, else a uniformly random legal column. One process, tables kept, as a board
-  or an agent keeps them. Median, p90, p99 and the slowest, and the slowest ply.
+  or an agent keeps them. Median, p90, p99 and the slowest, and the slowest ply; the sum too,
+  which tells a change to the search that moves work from one ply to the next.
+  ``--threads`` is ``analyze``'s (default: every core).
 * **random12**: ``connect4.score`` of random 12-stone positions of uniformly random play
   (games still going on), mean and median.
 * **begin-hard**: ``connect4.score`` of the first positions of Pons' Begin-Hard set (at most
@@ -71,7 +73,7 @@ def best_of(answers: dict[int, tuple[int, int]]) -> list[int]:
     return [col for col, answer in answers.items() if rank((col, answer)) == top]
 
 
-def games(count: int, seed: int) -> None:
+def games(count: int, seed: int, threads: int | None) -> None:
     connect4.score("")  # the books loaded before the clock starts (the fresh figure has it)
     rng = random.Random(seed)
     seconds: list[float] = []
@@ -81,7 +83,7 @@ def games(count: int, seed: int) -> None:
         line: list[int] = []
         while position.legal_moves:
             start = time.perf_counter()
-            answers = connect4.analyze(line)
+            answers = connect4.analyze(line, threads=threads)
             took = time.perf_counter() - start
             seconds.append(took)
             by_ply.setdefault(len(line), []).append(took)
@@ -94,7 +96,7 @@ def games(count: int, seed: int) -> None:
         f"analyze along {count} student games ({len(seconds)} positions): median "
         f"{statistics.median(seconds) * ms:.2f} ms, p90 {percentile(seconds, 0.9) * ms:.2f} ms, "
         f"p99 {percentile(seconds, 0.99) * ms:.2f} ms, slowest {max(seconds) * ms:.1f} ms "
-        f"(at {slowest_ply} stones)"
+        f"(at {slowest_ply} stones), {sum(seconds):.2f} s in all"
     )
     worst = sorted(by_ply, key=lambda ply: -max(by_ply[ply]))[:5]
     print(
@@ -176,6 +178,7 @@ def main() -> int:
     parser.add_argument("--begin-hard", type=int, default=100, help="Begin-Hard positions")
     parser.add_argument("--by-stones", type=int, default=0, help="positions of each stone count")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=None, help="analyze's threads (games)")
     parser.add_argument(
         "--pons-sets", default=None, metavar="DIR", help="Pons' own files (see connect4_peers.py)"
     )
@@ -183,7 +186,7 @@ def main() -> int:
     if args.fresh:
         fresh(args.fresh)
     if args.games:
-        games(args.games, args.seed)
+        games(args.games, args.seed, args.threads)
     if args.random12:
         random_twelve(args.random12, args.seed)
     if args.begin_hard:
