@@ -9,8 +9,9 @@
 //! work its search cost (cheap results give way first).
 //!
 //! * **Growth.** A search starts on a small part of the table (256 KiB) and doubles it whenever
-//!   it has stored as many results as half its entries: a small search stays in the CPU's
-//!   cache, a large one gets the whole table. Entries stored under a smaller part are still
+//!   it has stored as many results as half its entries (counted one in 64, so that the threads
+//!   do not all write one counter): a small search stays in the CPU's cache, a large one gets
+//!   the whole table. Entries stored under a smaller part are still
 //!   found when their bucket does not move, and are only a cache when they do.
 //! * **Sharing.** Entries are atomic words and the growth state atomic counters, so that the
 //!   threads of one parallel search share the table through shared references. A word is
@@ -40,8 +41,16 @@ const START_BITS: u32 = 13;
 /// Bytes of a bucket.
 pub const BUCKET_BYTES: usize = size_of::<Bucket>();
 
+/// The main table counts one store in this many (see [`MainTable::put`]).
+const COUNT_ONE_IN: u64 = 64;
+
 #[repr(C, align(32))]
 struct Bucket([AtomicU64; WAYS]);
+
+/// A value alone on its cache line, so that writing it does not evict its neighbours from the
+/// other cores' caches.
+#[repr(align(64))]
+struct OwnLine<T>(T);
 
 // SAFETY: zero entries are empty entries, and atomics need no drop.
 unsafe impl Zeroable for Bucket {}
@@ -66,8 +75,9 @@ pub struct MainTable {
     /// Bits of the tag that hold the generation.
     generation_bits: u32,
     generation: u64,
-    /// Results stored since the search started.
-    stored: AtomicU64,
+    /// Results stored since the search started (see [`MainTable::put`]), on a cache line of
+    /// its own.
+    stored: OwnLine<AtomicU64>,
     /// The most bucket bits used since the table was last zeroed.
     dirty_bits: u32,
 }
@@ -92,7 +102,7 @@ impl MainTable {
             bits: AtomicU32::new(start_bits),
             generation_bits: (64 - DATA_BITS - tag_bits).min(8),
             generation: 0,
-            stored: AtomicU64::new(0),
+            stored: OwnLine(AtomicU64::new(0)),
             dirty_bits: start_bits,
         };
         table.clear();
@@ -137,7 +147,7 @@ impl MainTable {
     /// searches stay true (a score depends on the position alone) and are still found.
     pub fn new_search(&mut self) {
         self.dirty_bits = self.dirty_bits.max(*self.bits.get_mut());
-        *self.stored.get_mut() = 0;
+        *self.stored.0.get_mut() = 0;
     }
 
     /// The key mixed by a bijection of the `key_bits`-bit integers.
@@ -212,12 +222,16 @@ impl MainTable {
             }
         }
         bucket[victim].store(entry, Relaxed);
-        // A load and a store rather than an atomic add: the count is a heuristic, and a count
-        // lost to a race costs nothing.
-        let stored = self.stored.load(Relaxed) + 1;
-        self.stored.store(stored, Relaxed);
-        if stored >= ((WAYS as u64) << bits) / 2 && bits < self.max_bits {
-            self.bits.store(bits + 1, Relaxed);
+        // Counted one store in COUNT_ONE_IN, by the mixed key's low bits (uniform): the threads
+        // of a parallel search store at every node, and a count they all wrote each time would
+        // bounce its cache line between their cores at every store. A load and a store rather
+        // than an atomic add: the count is a heuristic, and a count lost to a race costs nothing.
+        if bits < self.max_bits && mixed % COUNT_ONE_IN == 0 {
+            let stored = self.stored.0.load(Relaxed) + COUNT_ONE_IN;
+            self.stored.0.store(stored, Relaxed);
+            if stored >= ((WAYS as u64) << bits) / 2 {
+                self.bits.store(bits + 1, Relaxed);
+            }
         }
     }
 }
