@@ -11,8 +11,8 @@
 //! * **Growth.** A search starts on a small part of the table (256 KiB) and doubles it whenever
 //!   it has stored as many results as half its entries (counted one in 64, so that the threads
 //!   do not all write one counter): a small search stays in the CPU's cache, a large one gets
-//!   the whole table. Entries stored under a smaller part are still
-//!   found when their bucket does not move, and are only a cache when they do.
+//!   the whole table. Entries stored under a smaller part are still found when their bucket
+//!   does not move, and are only a cache when they do.
 //! * **Sharing.** Entries are atomic words and the growth state atomic counters, so that the
 //!   threads of one parallel search share the table through shared references. A word is
 //!   written whole, so a probe sees an entry or not, never half of one; a race only loses an
