@@ -329,22 +329,26 @@ impl<'a, 'b> Solver<'a, 'b> {
         possible & !(theirs >> 1)
     }
 
-    /// Claimeven (Allis): when every column has an even number of empty cells, the opponent
-    /// can answer every stone on top of it, so that the side to move ends with exactly the
-    /// empty cells of the rows its landing cells are on. If those and its stones hold no four,
-    /// it cannot win (at best 0); if the opponent's then hold four, it loses (at best -1, the
+    /// Claimeven (Allis), with the columns of an odd number of empty cells paired: while their
+    /// count is even, the opponent answers a stone in an even column on top of it, and a stone
+    /// in an odd column in another odd column, so that the side to move ends with at most the
+    /// landing cells of the odd columns and, above them and in the even columns, the empty
+    /// cells an even count below the top. If those and its stones hold no four, it cannot win
+    /// (at best 0); if the opponent's other cells then hold four, it loses (at best -1, the
     /// last stone). Otherwise nothing is known (`i32::MAX`).
     #[inline(always)]
     fn claimeven_most(&self, p: &Position) -> i32 {
         let shape = self.shape;
-        if (p.mask + shape.bottom) & !shape.top_parity != 0 {
+        let odd = (p.mask + shape.bottom) & !shape.top_parity;
+        if odd.count_ones() % 2 != 0 {
             return i32::MAX;
         }
         let empty = shape.board & !p.mask;
-        if shape.has_four(p.current | (empty & shape.top_parity)) {
+        let ours = empty & (shape.top_parity | odd);
+        if shape.has_four(p.current | ours) {
             return i32::MAX;
         }
-        if shape.has_four(p.opponent() | (empty & !shape.top_parity)) {
+        if shape.has_four(p.opponent() | (empty & !ours)) {
             -1
         } else {
             0
