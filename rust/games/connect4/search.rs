@@ -314,6 +314,16 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
     }
 
+    /// Whether `stones` hold four in a row.
+    #[inline(always)]
+    fn has_four(&self, stones: u64) -> bool {
+        if self.seven_by_six {
+            seven_by_six_has_four(stones)
+        } else {
+            self.shape.has_four(stones)
+        }
+    }
+
     /// The moves (landing cells) that do not lose at once; the side to move cannot win at once.
     #[inline(always)]
     fn non_losing(&self, p: &Position) -> u64 {
@@ -345,10 +355,10 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
         let empty = shape.board & !p.mask;
         let ours = empty & (shape.top_parity | odd);
-        if shape.has_four(p.current | ours) {
+        if self.has_four(p.current | ours) {
             return i32::MAX;
         }
-        if shape.has_four(p.opponent() | (empty & !ours)) {
+        if self.has_four(p.opponent() | (empty & !ours)) {
             -1
         } else {
             0
@@ -963,6 +973,17 @@ fn seven_by_six_winning_cells(stones: u64, mask: u64) -> u64 {
     direction!(H);
     direction!(H + 2);
     cells & (BOARD ^ mask)
+}
+
+/// Four in a row on 7x6, with constant shifts.
+#[inline(always)]
+fn seven_by_six_has_four(stones: u64) -> bool {
+    const H: u32 = 6;
+    let four = |shift: u32| {
+        let pairs = stones & (stones >> shift);
+        pairs & (pairs >> (2 * shift)) != 0
+    };
+    four(1) || four(H + 1) || four(H) || four(H + 2)
 }
 
 /// The key of the mirror image of a 7x6 position's key: its seven columns of seven bits in
