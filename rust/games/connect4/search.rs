@@ -343,9 +343,10 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// count is even, the opponent answers a stone in an even column on top of it, and a stone
     /// in an odd column in another odd column, so that the side to move ends with at most the
     /// landing cells of the odd columns and, above them and in the even columns, the empty
-    /// cells an even count below the top. If those and its stones hold no four, it cannot win
-    /// (at best 0); if the opponent's other cells then hold four, it loses (at best -1, the
-    /// last stone). Otherwise nothing is known (`i32::MAX`).
+    /// cells with an even number of cells from them to the top (themselves included). If
+    /// those and its stones hold no four, it cannot win (at best 0); if the opponent's other
+    /// cells then hold four, it loses (at best -1, the last stone). Otherwise nothing is known
+    /// (`i32::MAX`).
     #[inline(always)]
     fn claimeven_most(&self, p: &Position) -> i32 {
         let shape = self.shape;
@@ -1171,6 +1172,65 @@ mod tests {
                 "{text}: {image_nodes} {first_nodes}"
             );
         }
+    }
+
+    #[test]
+    fn claimeven_bounds_hold_against_the_plain_search() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut bounded, mut with_odd_columns) = (0, 0);
+        for (width, height, fewest) in [
+            (4, 4, 4),
+            (5, 4, 6),
+            (4, 5, 6),
+            (3, 5, 3),
+            (6, 4, 10),
+            (7, 6, 30),
+        ] {
+            let shape = Shape::new(width, height).unwrap();
+            for _ in 0..400 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mut position = Position::EMPTY;
+                let length = fewest + seed % u64::from(shape.cells - fewest as u32);
+                for step in 0..length {
+                    let columns: Vec<u32> = (0..shape.width)
+                        .filter(|&c| position.can_play(&shape, c))
+                        .collect();
+                    let col = columns[((seed >> (step % 50)) as usize) % columns.len()];
+                    let next = position.play_cell(position.landing(&shape) & shape.column(col));
+                    if next.is_won(&shape) {
+                        break;
+                    }
+                    position = next;
+                }
+                if position.moves as i32 == shape.cells as i32 {
+                    continue;
+                }
+                let mut tables = Tables::new(&shape, 1 << 16).unwrap();
+                let most = unlimited(|budget| {
+                    Solver::new(&shape, &mut tables, budget, Books::default(), 1)
+                        .claimeven_most(&position)
+                });
+                if most == i32::MAX {
+                    continue;
+                }
+                bounded += 1;
+                if (position.mask + shape.bottom) & !shape.top_parity != 0 {
+                    with_odd_columns += 1;
+                }
+                let score = pons_of(plain_score(&shape, &position));
+                assert!(
+                    score <= most,
+                    "{width}x{height} {position:?}: {score} > {most}"
+                );
+            }
+        }
+        // The bound must have been put to the test, odd columns paired included.
+        assert!(
+            bounded > 300 && with_odd_columns > 100,
+            "{bounded} {with_odd_columns}"
+        );
     }
 
     #[test]
