@@ -1174,6 +1174,27 @@ mod tests {
         }
     }
 
+    /// A random game of `fewest` to `fewest + span - 1` stones (fewer when a four would end
+    /// it), drawn from `seed`, which it moves on.
+    fn random_game(shape: &Shape, seed: &mut u64, fewest: u64, span: u64) -> Position {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        let mut position = Position::EMPTY;
+        for step in 0..fewest + *seed % span {
+            let columns: Vec<u32> = (0..shape.width)
+                .filter(|&c| position.can_play(shape, c))
+                .collect();
+            let col = columns[((*seed >> (step % 50)) as usize) % columns.len()];
+            let next = position.play_cell(position.landing(shape) & shape.column(col));
+            if next.is_won(shape) {
+                break;
+            }
+            position = next;
+        }
+        position
+    }
+
     #[test]
     fn claimeven_bounds_hold_against_the_plain_search() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -1188,22 +1209,8 @@ mod tests {
         ] {
             let shape = Shape::new(width, height).unwrap();
             for _ in 0..400 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let mut position = Position::EMPTY;
-                let length = fewest + seed % u64::from(shape.cells - fewest as u32);
-                for step in 0..length {
-                    let columns: Vec<u32> = (0..shape.width)
-                        .filter(|&c| position.can_play(&shape, c))
-                        .collect();
-                    let col = columns[((seed >> (step % 50)) as usize) % columns.len()];
-                    let next = position.play_cell(position.landing(&shape) & shape.column(col));
-                    if next.is_won(&shape) {
-                        break;
-                    }
-                    position = next;
-                }
+                let span = u64::from(shape.cells) - fewest;
+                let position = random_game(&shape, &mut seed, fewest, span);
                 if position.moves as i32 == shape.cells as i32 {
                     continue;
                 }
@@ -1239,23 +1246,9 @@ mod tests {
         for (width, height) in [(4, 4), (5, 4), (4, 5), (3, 5), (6, 3)] {
             let shape = Shape::new(width, height).unwrap();
             for _ in 0..150 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let mut position = Position::EMPTY;
                 // At least 6 stones: the plain search of a nearly empty 5x4 takes seconds.
-                let length = 6 + seed % u64::from(shape.cells - 5);
-                for step in 0..length {
-                    let columns: Vec<u32> = (0..shape.width)
-                        .filter(|&c| position.can_play(&shape, c))
-                        .collect();
-                    let col = columns[((seed >> (step % 50)) as usize) % columns.len()];
-                    let next = position.play_cell(position.landing(&shape) & shape.column(col));
-                    if next.is_won(&shape) {
-                        break;
-                    }
-                    position = next;
-                }
+                let span = u64::from(shape.cells) - 5;
+                let position = random_game(&shape, &mut seed, 6, span);
                 let mut tables = Tables::new(&shape, 1 << 16).unwrap();
                 let fast = unlimited(|budget| {
                     exact_of(
