@@ -49,6 +49,18 @@ pub struct Shape {
     pub top_parity: u64,
 }
 
+/// Do `stones`, on a board `height` rows high, hold four in a row? (Inlined with a constant
+/// height, its shifts are constants: the search's 7x6 path.)
+#[inline(always)]
+pub fn has_four_of_height(stones: u64, height: u32) -> bool {
+    [1, height + 1, height, height + 2]
+        .into_iter()
+        .any(|shift| {
+            let pairs = stones & (stones >> shift);
+            pairs & (pairs >> (2 * shift)) != 0
+        })
+}
+
 /// The most columns a board has (the search orders moves in arrays of this size).
 pub const MAX_WIDTH: usize = 16;
 
@@ -115,17 +127,7 @@ impl Shape {
     /// Do `stones` hold four in a row?
     #[inline(always)]
     pub fn has_four(&self, stones: u64) -> bool {
-        let pairs = stones & (stones >> 1);
-        if pairs & (pairs >> 2) != 0 {
-            return true;
-        }
-        for shift in [self.height + 1, self.height, self.height + 2] {
-            let pairs = stones & (stones >> shift);
-            if pairs & (pairs >> (2 * shift)) != 0 {
-                return true;
-            }
-        }
-        false
+        has_four_of_height(stones, self.height)
     }
 
     /// The key (see [`Position::key`]) of the mirror image of the position of `key`: its

@@ -41,7 +41,7 @@ use crate::engine::score::{self, Score};
 use crate::engine::window::cells_of;
 use crate::games::connect4::book::Books;
 use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
-use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score};
+use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score, has_four_of_height};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Positions with this many moves left or fewer are searched by the lean endgame search.
@@ -318,7 +318,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     #[inline(always)]
     fn has_four(&self, stones: u64) -> bool {
         if self.seven_by_six {
-            seven_by_six_has_four(stones)
+            has_four_of_height(stones, 6)
         } else {
             self.shape.has_four(stones)
         }
@@ -974,17 +974,6 @@ fn seven_by_six_winning_cells(stones: u64, mask: u64) -> u64 {
     direction!(H);
     direction!(H + 2);
     cells & (BOARD ^ mask)
-}
-
-/// Four in a row on 7x6, with constant shifts.
-#[inline(always)]
-fn seven_by_six_has_four(stones: u64) -> bool {
-    const H: u32 = 6;
-    let four = |shift: u32| {
-        let pairs = stones & (stones >> shift);
-        pairs & (pairs >> (2 * shift)) != 0
-    };
-    four(1) || four(H + 1) || four(H) || four(H + 2)
 }
 
 /// The key of the mirror image of a 7x6 position's key: its seven columns of seven bits in
