@@ -1200,7 +1200,7 @@ mod tests {
             for _ in 0..400 {
                 let span = u64::from(shape.cells) - fewest;
                 let position = random_game(&shape, &mut seed, fewest, span);
-                if position.moves as i32 == shape.cells as i32 {
+                if position.moves == shape.cells {
                     continue;
                 }
                 let mut tables = Tables::new(&shape, 1 << 16).unwrap();
