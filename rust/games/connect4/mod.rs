@@ -278,23 +278,30 @@ pub fn play_columns(
     last_wins: bool,
     first: i64,
 ) -> std::result::Result<Position, BadMove> {
+    play_unchecked(shape, columns.iter().copied(), last_wins)
+        .map_or_else(|| play_checked(shape, columns, last_wins, first), Ok)
+}
+
+/// [`play_columns`] for moves that are all good, else None (and [`play_checked`] names the
+/// bad one): the common case, read without a list of the columns or a look at every move.
+fn play_unchecked(
+    shape: &Shape,
+    columns: impl Iterator<Item = i64>,
+    last_wins: bool,
+) -> Option<Position> {
     // Stones never leave the board: with no four before the last move, none stood before any
-    // move, so one look at the end does for a look at every move. Anything else is played
-    // again, move by move, to name the move at fault.
+    // move, so one look at the end does for a look at every move.
     let mut position = Position::EMPTY;
     let mut before_last = position;
-    for &col in columns {
+    for col in columns {
         if !(0..i64::from(shape.width)).contains(&col) || !position.can_play(shape, col as u32) {
-            return play_checked(shape, columns, last_wins, first);
+            return None;
         }
         before_last = position;
         position = shape.play(&position, col as u8);
     }
     let four_before = shape.has_four(before_last.current) || shape.has_four(before_last.opponent());
-    if four_before || (!last_wins && position.is_won(shape)) {
-        return play_checked(shape, columns, last_wins, first);
-    }
-    Ok(position)
+    (!four_before && (last_wins || !position.is_won(shape))).then_some(position)
 }
 
 /// [`play_columns`], looking at every move.
@@ -579,6 +586,13 @@ pub fn parse_position(
         Item::Text(text) if is_move_text(text) => {
             let shape = on_default()?;
             let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b');
+            // Every character is a digit (`is_move_text`); '0' is column -1, off the board.
+            let digits = trimmed
+                .bytes()
+                .map(|digit| i64::from(digit) - i64::from(b'1'));
+            if let Some(position) = play_unchecked(&shape, digits, true) {
+                return Ok((shape, position));
+            }
             let columns = columns_of_text(trimmed).map_err(|bad| {
                 Error::Malformed(format!(
                     "move {} of '{trimmed}': {}",
