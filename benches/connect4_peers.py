@@ -28,6 +28,12 @@ Test_L1_R3, or as connect-four-ai's repository ships them, end-easy to begin-har
 `--count` lines of each. `--books` adds perfectplay with its default books (the packaged
 depth-6 book and the 12-ply book) and, with `--bitbully`, BitBully with the same 12-ply book.
 
+`--rounds N` times perfectplay and Pons N times in turn on each set (Pons, perfectplay, Pons,
+...) and reports each side's median of its N means, and the median of the N ratios: on a shared
+machine the speed of the whole machine can change by half between one second and the next,
+which a single pass of each side, one after the other, turns into its ratio. The other peers
+answer once.
+
 Every peer answers each set twice and only the second pass is timed (`--no-warm-up` times a
 single pass), so that no side's figures hold its one-time costs: Pons' solver allocates and
 zeroes its table before its clock starts, while perfectplay allocates its table at the first
@@ -244,6 +250,12 @@ def main() -> int:
     parser.add_argument("--hard-count", type=int, default=10, help="positions of Begin-Hard")
     parser.add_argument("--grade-limit", type=int, default=10**9, help="nodes to grade one")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="time Pons and perfectplay in turn this many times (the medians are shown)",
+    )
     parser.add_argument("--bitbully", action="store_true")
     parser.add_argument("--connect-four-ai", action="store_true")
     parser.add_argument(
@@ -266,10 +278,11 @@ def main() -> int:
         if not lines:
             print(f"| {name} | 0 | | | | | |")
             continue
-        peers = {
-            "Pons": pons(args.pons, lines, args.warm_up),
-            "perfectplay": ours(lines, args.warm_up),
-        }
+        rounds = [
+            (pons(args.pons, lines, args.warm_up), ours(lines, args.warm_up))
+            for _ in range(max(args.rounds, 1))
+        ]
+        peers = {"Pons": rounds[0][0], "perfectplay": rounds[0][1]}
         if args.bitbully:
             peers["BitBully"] = bitbully(lines, args.warm_up)
         if args.books:
@@ -279,25 +292,36 @@ def main() -> int:
         if args.connect_four_ai:
             peers["connect-four-ai"] = connect_four_ai(lines, args.warm_up)
         truth = peers["Pons"][0]
-        for peer, (scores, _) in peers.items():
+        answers = [*peers.items()] + [
+            (side, run)
+            for pair in rounds[1:]
+            for side, run in zip(("Pons", "perfectplay"), pair, strict=True)
+        ]
+        for peer, (scores, _) in answers:
             wrong = [line for line, a, b in zip(lines, scores, truth, strict=True) if a != b]
             if wrong:
                 sys.exit(f"{peer} disagrees with Pons on {wrong[:3]}")
-        mine, theirs = peers["perfectplay"][1], peers["Pons"][1]
+        mine = [statistics.fmean(run[1]) for _, run in rounds]
+        theirs = [statistics.fmean(run[1]) for run, _ in rounds]
+        medians = [statistics.median(run[1]) for _, run in rounds]
+        their_medians = [statistics.median(run[1]) for run, _ in rounds]
+        ratios = [b / a for a, b in zip(mine, theirs, strict=True)]
+        shown_ratios = f" ({', '.join(f'{r:.2f}' for r in ratios)})" if len(ratios) > 1 else ""
         print(
             f"| {name} | {len(lines)} "
-            f"| {shown(statistics.fmean(mine))} | {shown(statistics.median(mine))} "
-            f"| {shown(statistics.fmean(theirs))} | {shown(statistics.median(theirs))} "
-            f"| {statistics.fmean(theirs) / statistics.fmean(mine):.2f}x |",
+            f"| {shown(statistics.median(mine))} | {shown(statistics.median(medians))} "
+            f"| {shown(statistics.median(theirs))} | {shown(statistics.median(their_medians))} "
+            f"| {statistics.median(ratios):.2f}x{shown_ratios} |",
             flush=True,
         )
+        mine_first = statistics.fmean(peers["perfectplay"][1])
         for peer in ("BitBully", "connect-four-ai", "perfectplay, books", "BitBully, 12-ply book"):
             if peer in peers:
                 times = peers[peer][1]
                 print(
                     f"| {name}, {peer} | | {shown(statistics.fmean(times))} "
                     f"| {shown(statistics.median(times))} | | "
-                    f"| {statistics.fmean(times) / statistics.fmean(mine):.2f}x |",
+                    f"| {statistics.fmean(times) / mine_first:.2f}x |",
                     flush=True,
                 )
     return 0
