@@ -519,6 +519,9 @@ impl<'a, 'b> Solver<'a, 'b> {
                 mirrored: false,
                 near_end: true,
             };
+            // A threat right above one of the opponent's is of no use: the cell below it is
+            // never played, as whoever fills it lets the other win.
+            let useful = !(self.winning_cells(p.opponent(), p.mask) << 1);
             let mut ordered = [(0u64, 0u32, 0u32, none); MAX_WIDTH];
             let mut count = 0;
             for slot in 0..self.width {
@@ -534,11 +537,15 @@ impl<'a, 'b> Solver<'a, 'b> {
                     self.table(child_slot).prefetch(child_slot.mixed);
                     child_slot
                 };
-                // Threats made; those the opponent must answer at once break ties.
+                // Useful threats made, weighed by how soon they bite (after Steininger): one
+                // right above a landing cell, which closes its column to the opponent, most;
+                // one the opponent must answer at once next.
                 let after = child.mask;
-                let threats = self.winning_cells(p.current | cell, after);
-                let urgent = threats & (after + shape.bottom);
-                let rank = 4 * threats.count_ones() + urgent.count_ones();
+                let threats = self.winning_cells(p.current | cell, after) & useful;
+                let landing = (after + shape.bottom) & shape.board;
+                let rank = threats.count_ones()
+                    + 3 * (threats & (landing << 1)).count_ones()
+                    + 2 * (threats & landing).count_ones();
                 let mut at = count;
                 while at > 0 && ordered[at - 1].1 < rank {
                     ordered[at] = ordered[at - 1];
