@@ -46,6 +46,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Positions with this many moves left or fewer are searched by the lean endgame search.
 const LAST_MOVES: i32 = 14;
+/// A node whose alpha is at most minus this only has to stave off a heavy loss: its moves are
+/// ordered for the quickest proof (see `negamax`).
+const STAVE_OFF: i32 = 4;
 /// The small table serves endgame positions with at least this many moves left.
 const SMALL_FROM: i32 = 5;
 /// Positions with at least this many moves left share the main table's entry with their mirror
@@ -522,6 +525,10 @@ impl<'a, 'b> Solver<'a, 'b> {
             // A threat right above one of the opponent's is of no use: the cell below it is
             // never played, as whoever fills it lets the other win.
             let useful = !(self.winning_cells(p.opponent(), p.mask) << 1);
+            // A node that only has to stave off a heavy loss wants the cheapest proof, which
+            // threats the opponent must answer give (Pons' Begin-Easy: quick wins); one fighting
+            // over a close score wants the strongest move.
+            let cheapest = alpha <= -STAVE_OFF;
             let mut ordered = [(0u64, 0u32, 0u32, none); MAX_WIDTH];
             let mut count = 0;
             for slot in 0..self.width {
@@ -537,15 +544,20 @@ impl<'a, 'b> Solver<'a, 'b> {
                     self.table(child_slot).prefetch(child_slot.mixed);
                     child_slot
                 };
-                // Useful threats made, weighed by how soon they bite (after Steininger): one
-                // right above a landing cell, which closes its column to the opponent, most;
-                // one the opponent must answer at once next.
+                // Useful threats made. Staving off: their number, those the opponent must
+                // answer at once breaking ties. Else weighed by how soon they bite (after
+                // Steininger): one right above a landing cell, which closes its column to the
+                // opponent, most; one the opponent must answer at once next.
                 let after = child.mask;
                 let threats = self.winning_cells(p.current | cell, after) & useful;
                 let landing = (after + shape.bottom) & shape.board;
-                let rank = threats.count_ones()
-                    + 3 * (threats & (landing << 1)).count_ones()
-                    + 2 * (threats & landing).count_ones();
+                let rank = if cheapest {
+                    4 * threats.count_ones() + (threats & landing).count_ones()
+                } else {
+                    threats.count_ones()
+                        + 3 * (threats & (landing << 1)).count_ones()
+                        + 2 * (threats & landing).count_ones()
+                };
                 let mut at = count;
                 while at > 0 && ordered[at - 1].1 < rank {
                     ordered[at] = ordered[at - 1];
