@@ -327,10 +327,10 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
     }
 
-    /// The moves (landing cells) that do not lose at once; the side to move cannot win at once.
+    /// The moves (landing cells) that do not lose at once, given the opponent's winning cells;
+    /// the side to move cannot win at once.
     #[inline(always)]
-    fn non_losing(&self, p: &Position) -> u64 {
-        let theirs = self.winning_cells(p.opponent(), p.mask);
+    fn non_losing(&self, p: &Position, theirs: u64) -> u64 {
         let mut possible = p.landing(self.shape);
         let forced = possible & theirs;
         if forced != 0 {
@@ -369,13 +369,15 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
     }
 
-    /// What every node does first: the moves that do not lose at once, the window narrowed by
-    /// the bounds of the rules; `Err(score)` when the rules settle the node (no such move, a
-    /// full board, a closed window).
+    /// What every node does first: the moves that do not lose at once (with the opponent's
+    /// winning cells, which the move order reads too), the window narrowed by the bounds of the
+    /// rules; `Err(score)` when the rules settle the node (no such move, a full board, a closed
+    /// window).
     #[inline(always)]
-    fn settle(&self, p: &Position, alpha: &mut i32, beta: &mut i32) -> Result<u64, i32> {
+    fn settle(&self, p: &Position, alpha: &mut i32, beta: &mut i32) -> Result<(u64, u64), i32> {
         let moves = p.moves as i32;
-        let possible = self.non_losing(p);
+        let theirs = self.winning_cells(p.opponent(), p.mask);
+        let possible = self.non_losing(p, theirs);
         if possible == 0 {
             return Err(-(self.cells - moves) / 2);
         }
@@ -401,14 +403,14 @@ impl<'a, 'b> Solver<'a, 'b> {
                 return Err(*beta);
             }
         }
-        Ok(possible)
+        Ok((possible, theirs))
     }
 
     /// The score of a position near the end, fail-soft in (alpha, beta).
     fn endgame(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
         let possible = match self.settle(p, &mut alpha, &mut beta) {
-            Ok(possible) => possible,
+            Ok((possible, _)) => possible,
             Err(score) => return Ok(score),
         };
         // One move: played through, as in the main search.
@@ -466,8 +468,8 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// The score of `p` (whose table slot is `slot`), fail-soft in (alpha, beta).
     fn negamax(&mut self, p: &Position, slot: Slot, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
-        let possible = match self.settle(p, &mut alpha, &mut beta) {
-            Ok(possible) => possible,
+        let (possible, theirs) = match self.settle(p, &mut alpha, &mut beta) {
+            Ok(settled) => settled,
             Err(score) => return Ok(score),
         };
         // One move (a forced block, or the only one that does not lose): its child's entry
@@ -524,7 +526,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             };
             // A threat right above one of the opponent's is of no use: the cell below it is
             // never played, as whoever fills it lets the other win.
-            let useful = !(self.winning_cells(p.opponent(), p.mask) << 1);
+            let useful = !(theirs << 1);
             // A node that only has to stave off a heavy loss wants the cheapest proof, which
             // threats the opponent must answer give (Pons' Begin-Easy: quick wins); one fighting
             // over a close score wants the strongest move.
