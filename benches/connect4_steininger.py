@@ -20,6 +20,11 @@ begin-medium and begin-hard as connect-four-ai's repository ships them); the fir
 file's expected score. perfectplay answers `connect4.score(line, threads=T, table_mb=M,
 book=None)` in one process, timed around the call. The empty board is solved by each side in
 a fresh process. The ratio is his time over perfectplay's: above 1, perfectplay is faster.
+
+`--rounds N` runs each workload N times in turn (Steininger, perfectplay, Steininger, ...), each
+run a fresh process, and shows each side's median time with the ratio of the medians and each
+round's ratio in brackets: a shared machine's speed can change by half from one minute to the
+next, which one run of each, one after the other, turns into the ratio.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -127,6 +133,7 @@ def main() -> int:
     parser.add_argument("--medium", type=int, default=200, help="Begin-Medium lines (200)")
     parser.add_argument("--hard", type=int, default=30, help="Begin-Hard lines (30)")
     parser.add_argument("--no-empty", action="store_true", help="leave out the empty board")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each side, in turn (1)")
     args = parser.parse_args()
     if not args.source or not Path(args.source, "src", "solver", "settings.h").exists():
         print("no Steininger source folder given (--source): nothing to compare")
@@ -145,20 +152,27 @@ def main() -> int:
             binary = build(Path(args.source), Path(folder), threads, args.table_mb)
             for name, rows in sets.items():
                 lines = [moves for moves, _ in rows]
-                his = answers([str(binary)], lines)
-                ours = answers(
-                    [sys.executable, "-c", OURS, str(threads), str(args.table_mb)], lines
-                )
-                for (moves, expected), (his_score, _), (our_score, _) in zip(
-                    rows, his, ours, strict=True
-                ):
-                    if his_score != expected or our_score != expected:
-                        sys.exit(
-                            f"{name} {moves!r}: expected {expected}, Steininger "
-                            f"{his_score}, perfectplay {our_score}"
-                        )
-                his_total, our_total = (sum(seconds for _, seconds in side) for side in (his, ours))
-                shown = [f"{his_total:.2f} s", f"{our_total:.2f} s", f"{his_total / our_total:.2f}"]
+                ours_command = [sys.executable, "-c", OURS, str(threads), str(args.table_mb)]
+                totals: list[tuple[float, float]] = []
+                for _ in range(max(args.rounds, 1)):
+                    his = answers([str(binary)], lines)
+                    ours = answers(ours_command, lines)
+                    for (moves, expected), (his_score, _), (our_score, _) in zip(
+                        rows, his, ours, strict=True
+                    ):
+                        if his_score != expected or our_score != expected:
+                            sys.exit(
+                                f"{name} {moves!r}: expected {expected}, Steininger "
+                                f"{his_score}, perfectplay {our_score}"
+                            )
+                    totals.append((sum(s for _, s in his), sum(s for _, s in ours)))
+                his_time = statistics.median(his_total for his_total, _ in totals)
+                our_time = statistics.median(our_total for _, our_total in totals)
+                ratio = f"{his_time / our_time:.2f}"
+                if len(totals) > 1:
+                    each_round = [his_total / our_total for his_total, our_total in totals]
+                    ratio += " (" + ", ".join(f"{each:.2f}" for each in each_round) + ")"
+                shown = [f"{his_time:.2f} s", f"{our_time:.2f} s", ratio]
                 cells = [f"{name} ({len(rows)})", str(threads), *shown]
                 print("| " + " | ".join(cells) + " |", flush=True)
     return 0
