@@ -12,9 +12,11 @@
 //! * **The exact score by null windows**, the range halved (with Pons' bias away from 0 while
 //!   it is wide), the table carrying what each test learnt to the next.
 //! * **Move ordering**: the table's best move first, on its own (when it cuts off, nothing else
-//!   is ordered); then the moves that make the most threats (cells where a stone would
-//!   complete four), threats the opponent must answer next counting as a tie-break, the
-//!   centre first among equals.
+//!   is ordered); then by the useful threats each move makes (cells where a stone would
+//!   complete four, not right above one of the opponent's), weighed by how soon they bite
+//!   (right above a landing cell most, playable at once next), or, in a node that only has to
+//!   stave off a heavy loss, by their number with the ones to answer at once as a tie-break;
+//!   the centre first among equals.
 //! * **The table** (`table.rs`): exact keys, bounds on both sides, growing with the search,
 //!   children's buckets prefetched while the moves are ordered, and an enhanced transposition
 //!   cutoff (a child already known bad enough for the opponent ends the node) wherever the
