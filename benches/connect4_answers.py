@@ -11,7 +11,9 @@ and on Pons' Begin-Hard stage.
   of the position (timed), then a best move (the fastest win, the slowest loss) with
   probability 0.8, else a uniformly random legal column. One process, tables kept, as a board
   or an agent keeps them. Median, p90, p99 and the slowest, and the slowest ply; the sum too,
-  which tells a change to the search that moves work from one ply to the next.
+  which tells a change to the search that moves work from one ply to the next. Then the p99
+  with the analyses a 13-ply or 14-ply book would answer counted as instant (the rest as
+  timed, without the bound such a book would give one stone past it: an upper estimate).
   ``--threads`` is ``analyze``'s (default: every core).
 * **random12**: ``connect4.score`` of random 12-stone positions of uniformly random play
   (games still going on), mean and median.
@@ -102,6 +104,14 @@ def games(count: int, seed: int, threads: int | None) -> None:
     print(
         "  slowest plies: " + ", ".join(f"{p} stones {max(by_ply[p]) * ms:.1f} ms" for p in worst)
     )
+    # What a deeper book would leave: an analysis of n stones reads its columns at n + 1.
+    for book in (13, 14):
+        left = [took for ply, times in by_ply.items() for took in times if ply >= book]
+        left += [0.0] * (len(seconds) - len(left))
+        print(
+            f"  as if a {book}-ply book answered every analysis of up to {book - 1} stones: p99 "
+            f"{percentile(left, 0.99) * ms:.2f} ms, slowest {max(left) * ms:.1f} ms"
+        )
 
 
 def timed_scores(lines: list[str]) -> list[float]:
