@@ -1,18 +1,23 @@
 """What a 7x6 book one or two stones deeper than the 12-ply book would take to build here.
 
 Samples positions the way such a book would hold them (13 stones: the children of random
-12-ply book entries; 14 stones: their grandchildren; nobody has won, the side to move cannot
-win at once, one of each mirror pair), solves them with ``batch_solve`` on every core (the
-books read, as a builder would), and scales the mean by the number of positions at that ply:
+12-ply book entries; 14 stones: the children of random ones of those; nobody has won, the side
+to move cannot win at once, one of each mirror pair), solves them as a builder would (the
+books read; a parent's children one after the other on one thread, the table kept, so that
+siblings share what they learn), and scales the mean by the number of positions at that ply:
 John Tromp's counts of legal positions (OEIS A212693) times the share the 12-ply book keeps of
-its own ply (4,200,899 of 12,236,101). Needs bitbully-databases (the default install has it).
+its own ply (4,200,899 of 12,236,101). A build on every core would run a share of the parents
+on each. ``batch_solve`` of the same positions, shuffled, is timed beside it. Needs
+bitbully-databases (the default install has it). ``--enumerate`` counts the 13-ply book's
+positions instead: every distinct child of every 12-ply entry.
 
-    python benches/connect4_deeper_books.py --entries 300 --sample 2000 --seed 1
+    python benches/connect4_deeper_books.py --parents 300 --seed 1 --enumerate
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import time
@@ -31,7 +36,7 @@ ENTRY_BYTES = 5
 
 
 def book_children(positions: list[connect4.Position]) -> list[connect4.Position]:
-    """The distinct children a book of the next ply would hold."""
+    """The distinct children a book of the next ply would hold, a parent's together."""
     seen: set[bytes] = set()
     children = []
     for position in positions:
@@ -47,20 +52,90 @@ def book_children(positions: list[connect4.Position]) -> list[connect4.Position]
     return children
 
 
-def timed(positions: list[connect4.Position], threads: int) -> float:
-    """CPU seconds a position (wall time times threads) of ``batch_solve``."""
-    boards = np.stack([position.to_array() for position in positions])
+# --enumerate: the children of every 12-ply entry as bitboards (Pons' layout: a column's cells
+# bottom up, 7 bits a column), kept as canonical keys (current + mask, the smaller image's).
+_COLUMN = 0x7F
+
+
+def _has_four(stones: int) -> bool:
+    for shift in (1, 7, 6, 8):
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> 2 * shift):
+            return True
+    return False
+
+
+def _mirrored(bits: int) -> int:
+    return sum(((bits >> (7 * col)) & _COLUMN) << (7 * (6 - col)) for col in range(7))
+
+
+def _children_keys(codes: np.ndarray) -> np.ndarray:
+    """The distinct canonical keys of the children a 13-ply book would hold."""
+    keys = []
+    for code in codes:
+        board = openings._deep_board(int(code))  # top row first; 1 the first player's
+        first = mask = 0
+        for row in range(6):
+            for col in range(7):
+                if board[5 - row][col]:
+                    mask |= 1 << (7 * col + row)
+                    if board[5 - row][col] == 1:
+                        first |= 1 << (7 * col + row)
+        heights = [((mask >> (7 * col)) & _COLUMN).bit_length() for col in range(7)]
+        for col in range(7):
+            if heights[col] == 6:
+                continue
+            cell = 1 << (7 * col + heights[col])
+            if _has_four(first | cell):
+                continue
+            mask_after, second = mask | cell, (mask | cell) ^ (first | cell)
+            after = heights.copy()
+            after[col] += 1
+            if any(
+                after[other] < 6 and _has_four(second | 1 << (7 * other + after[other]))
+                for other in range(7)
+            ):
+                continue
+            keys.append(min(second + mask_after, _mirrored(second) + _mirrored(mask_after)))
+    return np.unique(np.array(keys, dtype=np.uint64))
+
+
+def count_children(codes: np.ndarray, processes: int) -> int:
+    """How many positions a 13-ply book holds: the children of every 12-ply entry."""
+    with multiprocessing.Pool(processes) as pool:
+        parts = pool.map(_children_keys, np.array_split(codes, 64))
+    return len(np.unique(np.concatenate(parts)))
+
+
+def in_a_loop(boards: np.ndarray) -> float:
+    """Seconds a position of ``connect4.score`` on one thread, in order, the table kept."""
+    connect4.clear_tables()
     start = time.perf_counter()
-    connect4.batch_solve(boards, threads=threads)
-    return (time.perf_counter() - start) * threads / len(positions)
+    for board in boards:
+        connect4.score(board, threads=1)
+    return (time.perf_counter() - start) / len(boards)
+
+
+def in_a_batch(boards: np.ndarray, threads: int, seed: int) -> float:
+    """CPU seconds a position (wall time times threads) of ``batch_solve``, shuffled."""
+    shuffled = boards[np.random.default_rng(seed).permutation(len(boards))]
+    start = time.perf_counter()
+    connect4.batch_solve(shuffled, threads=threads)
+    return (time.perf_counter() - start) * threads / len(boards)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entries", type=int, default=300, help="12-ply book entries sampled")
-    parser.add_argument("--sample", type=int, default=2000, help="positions solved a ply")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--parents", type=int, default=300, help="random parents sampled at each ply"
+    )
+    parser.add_argument("--threads", type=int, default=2, help="the batch's and the build's")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--enumerate",
+        action="store_true",
+        help="count the 13-ply book's positions instead of estimating them (about 2 min)",
+    )
     args = parser.parse_args()
     if openings.deep_path() is None:
         print("bitbully-databases is not installed: nothing to sample", file=sys.stderr)
@@ -68,27 +143,37 @@ def main() -> int:
     rng = random.Random(args.seed)
     codes = openings.deep().codes
     start = connect4.Position.start()
-    ply = [
+    parents = [
         start.with_board(np.array(openings._deep_board(int(codes[index])), dtype=np.uint8))
-        for index in rng.sample(range(len(codes)), args.entries)
+        for index in rng.sample(range(len(codes)), args.parents)
     ]
+    counts = {stones: LEGAL[stones] * KEPT for stones in (13, 14)}
+    if args.enumerate:
+        start_time = time.perf_counter()
+        counts[13] = count_children(codes, args.threads)
+        print(
+            f"13 stones: {counts[13]:,} positions, the children of every 12-ply entry "
+            f"({time.perf_counter() - start_time:.0f} s on {args.threads} processes)"
+        )
     connect4.score("")  # the books loaded before any clock starts
     total_hours = total_bytes = 0.0
     for stones in (13, 14):
-        ply = book_children(ply)
-        sample = rng.sample(ply, min(args.sample, len(ply)))
-        seconds = timed(sample, args.threads)
-        count = LEGAL[stones] * KEPT
+        children = book_children(parents)
+        boards = np.stack([child.to_array() for child in children])
+        seconds = in_a_loop(boards)
+        batch = in_a_batch(boards, args.threads, args.seed)
+        count = counts[stones]
         hours = count * seconds / 3600
         total_hours += hours
         total_bytes += count * ENTRY_BYTES
         print(
-            f"{stones} stones: {len(sample)} positions, {seconds * 1e3:.2f} CPU-ms each; "
-            f"about {count / 1e6:.1f} M in a book: {hours:.1f} CPU-hours "
-            f"({hours / args.threads:.1f} h on {args.threads} cores), "
-            f"{count * ENTRY_BYTES / 1e6:.0f} MB",
+            f"{stones} stones: {len(boards)} positions, {seconds * 1e3:.2f} ms each in order "
+            f"({batch * 1e3:.2f} CPU-ms shuffled in a batch); about {count / 1e6:.1f} M in a "
+            f"book: {hours:.1f} CPU-hours ({hours / args.threads:.1f} h on {args.threads} "
+            f"cores), {count * ENTRY_BYTES / 1e6:.0f} MB",
             flush=True,
         )
+        parents = rng.sample(children, min(args.parents, len(children)))
     print(
         f"both: {total_hours:.1f} CPU-hours ({total_hours / args.threads:.1f} h on "
         f"{args.threads} cores), {total_bytes / 1e6:.0f} MB"
