@@ -289,3 +289,89 @@ def test_a_books_fields_cannot_be_changed_after_it_is_made() -> None:
     # Other attributes are the user's, and the book still answers alike.
     made.note = "mine"
     assert RUST.score("4453", book=made) == PYTHON.score("4453", book=made) == -2
+
+
+def children_boards(code: int) -> list[np.ndarray | None]:
+    """A 12-ply entry's children in its own orientation, column by column (None where the
+    column is full); 6x7 cell codes, top row first."""
+    board = np.array(openings._deep_board(code), dtype=np.uint8)
+    children: list[np.ndarray | None] = []
+    for col in range(7):
+        empty = np.flatnonzero(board[:, col] == 0)
+        if not len(empty):
+            children.append(None)
+            continue
+        child = board.copy()
+        child[empty[-1], col] = 1  # 12 stones: the first player moves
+        children.append(child)
+    return children
+
+
+@pytest.fixture(scope="module")
+def with_13_ply_slots() -> tuple[openings.Book, dict[int, list[np.ndarray]]]:
+    """The packaged books with a 13-ply book attached that holds the children of a dozen
+    random 12-ply entries (each solved by the search, the others' slots left empty), and those
+    entries' children it holds."""
+    deep, packaged = openings.deep(), openings.packaged()
+    slots = np.full(7 * len(deep), openings.NOT_HELD, dtype=np.int8)
+    held: dict[int, list[np.ndarray]] = {}
+    for at in np.random.default_rng(13).choice(len(deep), size=12, replace=False).tolist():
+        held[at] = []
+        for col, child in enumerate(children_boards(int(deep.codes[at]))):
+            if child is None:
+                continue
+            answers = RUST.analyze(child)
+            # The book holds neither a game over nor a position whose side wins at once.
+            if not answers or (1, 1) in answers.values():
+                continue
+            slots[7 * at + col] = RUST.score(child)
+            held[at].append(child)
+    attached = openings.DeepBook(deep.codes, deep.scores, "slots", next_scores=slots)
+    book = openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep=attached)
+    return book, held
+
+
+@pytest.mark.both_backends
+def test_a_13_ply_book_answers_its_positions_and_changes_no_answer(
+    with_13_ply_slots: tuple[openings.Book, dict[int, list[np.ndarray]]],
+) -> None:
+    """Each held position, and its mirror image, read from the 13-ply book by both backends
+    (the core without a node); its parents analysed and its children scored (14 stones, from
+    the bound it gives) as without it."""
+    book, held = with_13_ply_slots
+    entries = [child for children in held.values() for child in children]
+    assert len(entries) >= 50
+    for child in entries:
+        expected = RUST.score(child)
+        for image in (child, child[:, ::-1].copy()):
+            RUST.clear_tables()  # read from the book, not from the table the search filled
+            assert RUST.score(image, book=book, node_limit=1) == expected
+            assert PYTHON.score(image, book=book, node_limit=1) == expected
+        for col in RUST.analyze(child):
+            grandchild = child.copy()
+            grandchild[np.flatnonzero(grandchild[:, col] == 0)[-1], col] = 2
+            if RUST.analyze(grandchild):
+                assert RUST.score(grandchild, book=book) == RUST.score(grandchild)
+    for at in held:
+        parent = np.array(openings._deep_board(int(openings.deep().codes[at])), dtype=np.uint8)
+        expected_analysis = RUST.analyze(parent)
+        RUST.clear_tables()
+        assert RUST.analyze(parent, book=book, node_limit=1) == expected_analysis
+        assert PYTHON.analyze(parent, book=book) == RUST.analyze(parent)
+
+
+def test_a_13_ply_book_of_the_wrong_length_or_an_impossible_score_is_refused() -> None:
+    deep = openings.deep()
+    with pytest.raises(ValueError, match=r"mine: the 13-ply book holds 7 scores, not 7 for each"):
+        openings.DeepBook(deep.codes, deep.scores, "mine", next_scores=np.zeros(7, np.int8))
+    slots = np.full(7 * len(deep), openings.NOT_HELD, dtype=np.int8)
+    slots[12_345] = 15  # a win at once: never held
+    with pytest.raises(ValueError, match=r"mine: the 13-ply score 12,345 is 15, which no"):
+        openings.DeepBook(deep.codes, deep.scores, "mine", next_scores=slots)
+    with pytest.raises(TypeError, match=r"mine: next_scores must be a contiguous 1-D int8"):
+        openings.DeepBook(
+            deep.codes,
+            deep.scores,
+            "mine",
+            next_scores=slots.astype(np.int16),
+        )

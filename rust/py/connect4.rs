@@ -3,7 +3,7 @@
 use crate::engine::budget::Budget;
 use crate::engine::error::Result as CoreResult;
 use crate::engine::pool::Monitor;
-use crate::games::connect4::book::{Books, OwnedBooks};
+use crate::games::connect4::book::{Books, DeepBook, OwnedBooks};
 use crate::games::connect4::call::{self, BATCH, Call, POSITION};
 use crate::games::connect4::{self as game, DEFAULT, Shape, search};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
@@ -125,12 +125,25 @@ struct BookArrays<'py> {
 struct DeepArrays<'py> {
     codes: PyReadonlyArray1<'py, i32>,
     scores: PyReadonlyArray1<'py, i8>,
+    /// The 13-ply book's scores, when it has one (a look-alike may lack the attribute).
+    #[pyo3(default)]
+    next_scores: Option<PyReadonlyArray1<'py, i8>>,
 }
 
 impl BookArrays<'_> {
     fn books(&self) -> PyResult<Books<'_>> {
         let deep = match &self.deep {
-            Some(deep) => Some((deep.codes.as_slice()?, deep.scores.as_slice()?)),
+            Some(deep) => {
+                let next = match &deep.next_scores {
+                    Some(next) => Some(next.as_slice()?),
+                    None => None,
+                };
+                Some(DeepBook {
+                    codes: deep.codes.as_slice()?,
+                    scores: deep.scores.as_slice()?,
+                    next,
+                })
+            }
             None => None,
         };
         let (keys, scores) = (self.keys.as_slice()?, self.scores.as_slice()?);

@@ -223,15 +223,38 @@ class DeepBook:
 
     width, height, stones = 7, 6, DEEP_STONES
 
-    def __init__(self, codes: npt.NDArray[np.int32], scores: npt.NDArray[np.int8], path: str):
+    def __init__(
+        self,
+        codes: npt.NDArray[np.int32],
+        scores: npt.NDArray[np.int8],
+        path: str,
+        next_scores: npt.NDArray[np.int8] | None = None,
+    ):
         # The compiled core reads them in place, by dtype (the twin would read any).
         _check_array(f"{path}: codes", codes, np.int32)
         _check_array(f"{path}: scores", scores, np.int8)
+        if next_scores is not None:
+            _check_array(f"{path}: next_scores", next_scores, np.int8)
+            if len(next_scores) != 7 * len(codes):
+                raise ValueError(
+                    f"{path}: the 13-ply book holds {len(next_scores):,} scores, not 7 for each "
+                    f"of the 12-ply book's {len(codes):,} entries"
+                )
+            # Both backends answer a held score as it is: each must be one a game of 13
+            # stones allows (the side to move cannot win at once there: -14 to 14).
+            bad = np.flatnonzero((np.abs(next_scores) > 14) & (next_scores != NOT_HELD))
+            if len(bad):
+                raise ValueError(
+                    f"{path}: the 13-ply score {int(bad[0]):,} is {int(next_scores[bad[0]])}, "
+                    f"which no position of 13 stones has"
+                )
+            next_scores.flags.writeable = False
         codes.flags.writeable = scores.flags.writeable = False
         self.codes, self.scores, self.path = codes, scores, path
+        self.next_scores = next_scores
 
     def __setattr__(self, name: str, value: Any) -> None:
-        _refuse_change(self, name, ("codes", "scores"))
+        _refuse_change(self, name, ("codes", "scores", "next_scores"))
         super().__setattr__(name, value)
 
     def __len__(self) -> int:
@@ -241,16 +264,43 @@ class DeepBook:
         return f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}>"
 
     def get(self, position: Position) -> int | None:
-        """Pons' score of a 7x6 position of 12 stones (as ``Shape.play`` makes them), or None
-        when the book leaves it out."""
-        if position[2] != self.stones:
-            return None
+        """Pons' score of a 7x6 position of 12 stones (as ``Shape.play`` makes them), or of 13
+        stones when the 13-ply book's ``next_scores`` are attached, or None when the books
+        leave it out."""
+        if position[2] == self.stones:
+            found = self._find(position)
+            return None if found is None else int(self.scores[found[0]])
+        if position[2] == self.stones + 1 and self.next_scores is not None:
+            return self._next_score(position, self.next_scores)
+        return None
+
+    def _find(self, position: Position) -> tuple[int, bool] | None:
+        """Where the book holds a position of 12 stones, and whether as its mirror image."""
         for mirrored in (False, True):
             # An int32 key: a Python int would make numpy convert the whole column first.
             code = np.int32(deep_code(position, mirrored))
             at = int(np.searchsorted(self.codes, code))
             if at < len(self.codes) and int(self.codes[at]) == code:
-                return int(self.scores[at])
+                return at, mirrored
+        return None
+
+    def _next_score(self, position: Position, next_scores: npt.NDArray[np.int8]) -> int | None:
+        """The 13-ply book's score, read through the first parent (the first player's top
+        stone taken off, column by column) the 12-ply book holds with this child held."""
+        current, mask, moves = position
+        first = current ^ mask  # 13 stones: the first player moved last
+        for col in range(7):
+            height = ((mask >> (7 * col)) & 0x3F).bit_length()
+            top = 1 << (7 * col + height - 1) if height else 0
+            if not top & first:
+                continue
+            found = self._find((first ^ top, mask ^ top, moves - 1))
+            if found is None:
+                continue
+            at, mirrored = found
+            score = int(next_scores[7 * at + (6 - col if mirrored else col)])
+            if score != NOT_HELD:
+                return score
         return None
 
     def verify(self, sample: int = 16, *, seed: int = 0, threads: Any = None) -> None:
@@ -351,6 +401,8 @@ def load_deep(path: str | os.PathLike[str]) -> DeepBook:
 
 
 _IMPOSSIBLE = 99  # no Pons score of 7x6
+#: A 13-ply book's slot for a child it does not hold (the game over, or a win at once).
+NOT_HELD = 127
 
 
 def deep_scores(values: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
@@ -460,6 +512,9 @@ def _check_arrays(book: Any) -> None:
     if book.deep is not None:
         _check_array("the book's deep.codes", book.deep.codes, np.int32)
         _check_array("the book's deep.scores", book.deep.scores, np.int8)
+        next_scores = getattr(book.deep, "next_scores", None)
+        if next_scores is not None:
+            _check_array("the book's deep.next_scores", next_scores, np.int8)
 
 
 def _check_array(what: str, array: Any, dtype: type[np.generic]) -> None:

@@ -32,24 +32,60 @@ impl Book<'_> {
 /// The stones of every position of the 12-ply book.
 pub const DEEP_STONES: u32 = 12;
 
-/// The 12-ply book's columns, borrowed: keys (`codes`) in increasing order, Pons' scores.
+/// The slot of a 13-ply score the 13-ply book does not hold: a child that ends the game or
+/// whose side to move wins at once (the rules answer both).
+pub const NOT_HELD: i8 = i8::MAX;
+
+/// The 12-ply book's columns, borrowed: keys (`codes`) in increasing order, Pons' scores; and
+/// the 13-ply book when there is one: for each entry, in the entry's own orientation, the
+/// Pons' score of the child in each of its 7 columns (or [`NOT_HELD`]). Its positions need no
+/// keys of their own: each is found through a parent the 12-ply book holds.
 #[derive(Clone, Copy)]
 pub struct DeepBook<'a> {
     pub codes: &'a [i32],
     pub scores: &'a [i8],
+    pub next: Option<&'a [i8]>,
 }
 
 impl DeepBook<'_> {
     /// The book's score of a 7x6 position of 12 stones, if it holds it or its mirror image.
     #[inline]
     pub fn score(&self, p: &Position) -> Option<i32> {
+        let (at, _) = self.find(p)?;
+        self.scores.get(at).map(|&score| i32::from(score))
+    }
+
+    /// Where the book holds a 7x6 position of 12 stones, and whether as its mirror image.
+    #[inline]
+    fn find(&self, p: &Position) -> Option<(usize, bool)> {
         // 12 stones: the side to move is the first player.
         [false, true].into_iter().find_map(|mirrored| {
-            let at = self
-                .codes
-                .binary_search(&deep_code(p.current, p.mask, mirrored))
-                .ok()?;
-            self.scores.get(at).map(|&score| i32::from(score))
+            let code = deep_code(p.current, p.mask, mirrored);
+            Some((self.codes.binary_search(&code).ok()?, mirrored))
+        })
+    }
+
+    /// The 13-ply book's score of a 7x6 position of 13 stones, read through the first of its
+    /// parents (the first player's top stone taken off, column by column) the 12-ply book
+    /// holds with this child held.
+    pub fn next_score(&self, shape: &Shape, p: &Position) -> Option<i32> {
+        let next = self.next?;
+        // 13 stones: the first player moved last.
+        let first = p.current ^ p.mask;
+        (0..shape.width).find_map(|col| {
+            let top = top_stone(shape, p.mask, col);
+            if top & first == 0 {
+                return None;
+            }
+            let parent = Position {
+                current: first ^ top,
+                mask: p.mask ^ top,
+                moves: p.moves - 1,
+            };
+            let (at, mirrored) = self.find(&parent)?;
+            let column = if mirrored { shape.width - 1 - col } else { col };
+            let score = *next.get(at * shape.width as usize + column as usize)?;
+            (score != NOT_HELD).then_some(i32::from(score))
         })
     }
 }
@@ -77,8 +113,14 @@ pub struct OwnedBooks {
     pub keys: Vec<u64>,
     pub scores: Vec<i8>,
     pub depth: u32,
-    /// The 12-ply book's codes and scores.
-    pub deep: Option<(Vec<i32>, Vec<i8>)>,
+    pub deep: Option<OwnedDeepBook>,
+}
+
+/// The 12-ply book's codes and scores, and the 13-ply book's scores, owned by the core.
+pub struct OwnedDeepBook {
+    codes: Vec<i32>,
+    scores: Vec<i8>,
+    next: Option<Vec<i8>>,
 }
 
 impl OwnedBooks {
@@ -91,9 +133,11 @@ impl OwnedBooks {
             keys: keys.to_vec(),
             scores: scores.to_vec(),
             depth,
-            deep: books
-                .deep
-                .map(|deep| (deep.codes.to_vec(), deep.scores.to_vec())),
+            deep: books.deep.map(|deep| OwnedDeepBook {
+                codes: deep.codes.to_vec(),
+                scores: deep.scores.to_vec(),
+                next: deep.next.map(<[i8]>::to_vec),
+            }),
         }
     }
 
@@ -104,10 +148,11 @@ impl OwnedBooks {
                 scores: &self.scores,
                 depth: self.depth,
             }),
-            deep: self
-                .deep
-                .as_ref()
-                .map(|(codes, scores)| DeepBook { codes, scores }),
+            deep: self.deep.as_ref().map(|deep| DeepBook {
+                codes: &deep.codes,
+                scores: &deep.scores,
+                next: deep.next.as_deref(),
+            }),
         }
     }
 }
@@ -121,16 +166,22 @@ pub struct Books<'a> {
 
 impl<'a> Books<'a> {
     /// A book's columns: `keys` and `scores` of positions of up to `depth` stones, and the
-    /// 12-ply book's codes and scores (columns of one length each, or a `ValueError`).
+    /// 12-ply book's codes and scores with the 13-ply book's scores, 7 an entry (columns of
+    /// those lengths, or a `ValueError`).
     pub fn new(
         keys: &'a [u64],
         scores: &'a [i8],
         depth: u32,
-        deep: Option<(&'a [i32], &'a [i8])>,
+        deep: Option<DeepBook<'a>>,
     ) -> crate::engine::error::Result<Books<'a>> {
-        if keys.len() != scores.len() || deep.is_some_and(|(c, s)| c.len() != s.len()) {
+        if keys.len() != scores.len() || deep.is_some_and(|d| d.codes.len() != d.scores.len()) {
             return crate::engine::error::malformed!(
                 "the book's keys (or codes) and scores differ in length"
+            );
+        }
+        if deep.is_some_and(|d| d.next.is_some_and(|next| next.len() != 7 * d.codes.len())) {
+            return crate::engine::error::malformed!(
+                "the 13-ply book's scores are not 7 for each entry of the 12-ply book"
             );
         }
         Ok(Books {
@@ -139,7 +190,7 @@ impl<'a> Books<'a> {
                 scores,
                 depth,
             }),
-            deep: deep.map(|(codes, scores)| DeepBook { codes, scores }),
+            deep,
         })
     }
 
@@ -156,6 +207,7 @@ impl<'a> Books<'a> {
         let score = match (self.opening, self.deep) {
             (Some(book), _) if p.moves <= book.depth => book.score(shape, p),
             (_, Some(deep)) if p.moves == DEEP_STONES => deep.score(p),
+            (_, Some(deep)) if p.moves == DEEP_STONES + 1 => deep.next_score(shape, p),
             _ => None,
         }?;
         let (cells, moves) = (shape.cells as i32, p.moves as i32);
@@ -170,13 +222,15 @@ impl<'a> Books<'a> {
         allowed.contains(&score).then_some(score)
     }
 
-    /// A lower bound of the score of a position one stone past the 12-ply book, from the book's
-    /// scores of the positions it follows (one for each top stone of the player who moved
-    /// last): the side to move there chose among moves that include this one, so this
-    /// position's score is at least minus theirs. None off that ply or without the book.
+    /// A lower bound of the score of a position one stone past the deepest book (the 12-ply
+    /// or the 13-ply), from the book's scores of the positions it follows (one for each top
+    /// stone of the player who moved last): the side to move there chose among moves that
+    /// include this one, so this position's score is at least minus theirs. None off that
+    /// ply or without the books.
     #[inline]
     pub fn parents_bound(&self, shape: &Shape, p: &Position) -> Option<i32> {
-        if self.deep.is_none() || p.moves != DEEP_STONES + 1 {
+        let deepest = DEEP_STONES + u32::from(self.deep?.next.is_some());
+        if p.moves != deepest + 1 {
             return None;
         }
         let mover = p.current ^ p.mask;
