@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from perfectplay import connect4
-from perfectplay.connect4 import openings
+from perfectplay.connect4 import book13, openings
 
 #: Legal 7x6 positions after 12, 13 and 14 stones (OEIS A212693, John Tromp).
 LEGAL = {12: 12_236_101, 13: 30_929_111, 14: 75_437_595}
@@ -52,59 +52,12 @@ def book_children(positions: list[connect4.Position]) -> list[connect4.Position]
     return children
 
 
-# --enumerate: the children of every 12-ply entry as bitboards (Pons' layout: a column's cells
-# bottom up, 7 bits a column), kept as canonical keys (current + mask, the smaller image's).
-_COLUMN = 0x7F
-
-
-def _has_four(stones: int) -> bool:
-    for shift in (1, 7, 6, 8):
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> 2 * shift):
-            return True
-    return False
-
-
-def _mirrored(bits: int) -> int:
-    return sum(((bits >> (7 * col)) & _COLUMN) << (7 * (6 - col)) for col in range(7))
-
-
-def _children_keys(codes: np.ndarray) -> np.ndarray:
-    """The distinct canonical keys of the children a 13-ply book would hold."""
-    keys = []
-    for code in codes:
-        board = openings._deep_board(int(code))  # top row first; 1 the first player's
-        first = mask = 0
-        for row in range(6):
-            for col in range(7):
-                if board[5 - row][col]:
-                    mask |= 1 << (7 * col + row)
-                    if board[5 - row][col] == 1:
-                        first |= 1 << (7 * col + row)
-        heights = [((mask >> (7 * col)) & _COLUMN).bit_length() for col in range(7)]
-        for col in range(7):
-            if heights[col] == 6:
-                continue
-            cell = 1 << (7 * col + heights[col])
-            if _has_four(first | cell):
-                continue
-            mask_after, second = mask | cell, (mask | cell) ^ (first | cell)
-            after = heights.copy()
-            after[col] += 1
-            if any(
-                after[other] < 6 and _has_four(second | 1 << (7 * other + after[other]))
-                for other in range(7)
-            ):
-                continue
-            keys.append(min(second + mask_after, _mirrored(second) + _mirrored(mask_after)))
-    return np.unique(np.array(keys, dtype=np.uint64))
-
-
 def count_children(codes: np.ndarray, processes: int) -> int:
     """How many positions a 13-ply book holds: the children of every 12-ply entry."""
     with multiprocessing.Pool(processes) as pool:
-        parts = pool.map(_children_keys, np.array_split(codes, 64))
-    return len(np.unique(np.concatenate(parts)))
+        parts = pool.map(book13.children_keys, np.array_split(codes, 64))
+    keys = np.concatenate(parts).reshape(-1)
+    return len(np.unique(keys[keys != 0]))
 
 
 def in_a_loop(boards: np.ndarray) -> float:

@@ -58,7 +58,17 @@ from perfectplay._kernel.options import PACKAGED as PACKAGED_NAME
 from perfectplay._kernel.options import flag
 from perfectplay.connect4.rules import Position, Shape, pons_of
 
-__all__ = ["FORMAT_VERSION", "Book", "DeepBook", "build", "deep", "load", "load_deep", "packaged"]
+__all__ = [
+    "FORMAT_VERSION",
+    "NOT_HELD",
+    "Book",
+    "DeepBook",
+    "build",
+    "deep",
+    "load",
+    "load_deep",
+    "packaged",
+]
 
 MAGIC = b"PPC4BK\r\n"  # the line-end bytes catch text-mode damage, as PNG's do
 FORMAT_VERSION = 1

@@ -1,0 +1,125 @@
+"""The 13-ply book's builder: a short build (the children of the first 12-ply entries) read
+alike by both backends and equal to the search, a build stopped part way going on from its
+checkpoint to the same book, and a checkpoint of another build, a damaged chunk or a book file
+of the wrong size refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from perfectplay._kernel.backend import implementation
+from perfectplay.connect4 import book13, openings
+from tests_support import perfectplay_command
+
+RUST = implementation("connect4", "rust")
+PYTHON = implementation("connect4", "python")
+ENTRIES = 40
+
+
+def with_book(deep: openings.DeepBook) -> openings.Book:
+    packaged = openings.packaged()
+    return openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep=deep)
+
+
+@pytest.fixture(scope="module")
+def short_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    folder = tmp_path_factory.mktemp("book13")
+    count = book13.build(
+        folder / "short.book", checkpoint=folder / "checkpoint", threads=2, entries=ENTRIES
+    )
+    assert not (folder / "checkpoint").exists()  # removed once the book is written
+    return folder / "short.book", count
+
+
+@pytest.mark.both_backends
+@pytest.mark.compiled  # a build solves hundreds of 13-stone positions: the core's work
+def test_a_short_build_is_read_alike_and_equals_the_search(
+    short_build: tuple[Path, int],
+) -> None:
+    path, count = short_build
+    deep = book13.load(path)
+    assert deep.next_scores is not None
+    held = np.flatnonzero(deep.next_scores != openings.NOT_HELD)
+    # The first entries' columns only, and every child of theirs a book holds.
+    assert held.max() < 7 * ENTRIES
+    keys = book13.children_keys(openings.deep().codes[:ENTRIES]).reshape(-1)
+    assert np.array_equal(held, np.flatnonzero(keys))
+    assert count == len(np.unique(keys[keys != 0]))
+    book = with_book(deep)
+    for key in np.unique(keys[keys != 0]).tolist()[::5]:
+        board = book13.board_of(key)
+        expected = RUST.score(board, book=None, threads=1)
+        RUST.clear_tables()
+        assert RUST.score(board, book=book, node_limit=1) == expected
+        assert PYTHON.score(board, book=book, node_limit=1) == expected
+
+
+class StopsAfter:
+    """A backend whose ``score`` is Ctrl-C after ``calls`` answers."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+
+    def score(self, *args: Any, **kwargs: Any) -> int:
+        self.calls -= 1
+        if self.calls < 0:
+            raise KeyboardInterrupt
+        return int(RUST.score(*args, **kwargs))
+
+
+@pytest.mark.compiled
+def test_a_stopped_build_goes_on_from_its_checkpoint_to_the_same_book(
+    short_build: tuple[Path, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(book13, "CHUNK", 30)
+    stopping = StopsAfter(70)
+    monkeypatch.setattr(book13, "implementation", lambda game: stopping)
+    checkpoint = tmp_path / "checkpoint"
+    with pytest.raises(KeyboardInterrupt):
+        book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=1, entries=ENTRIES)
+    assert not (tmp_path / "b.book").exists()
+    kept = sorted(path.name for path in checkpoint.iterdir())
+    assert kept == ["chunk_00000.npy", "chunk_00001.npy", "keys.npy"]
+    monkeypatch.setattr(book13, "implementation", lambda game: SimpleNamespace(score=RUST.score))
+    book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=2, entries=ENTRIES)
+    assert (tmp_path / "b.book").read_bytes() == short_build[0].read_bytes()
+
+
+@pytest.mark.compiled
+def test_another_builds_checkpoint_a_damaged_chunk_or_a_wrong_size_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(book13, "CHUNK", 30)
+    monkeypatch.setattr(book13, "implementation", lambda game: StopsAfter(40))
+    checkpoint = tmp_path / "checkpoint"
+    with pytest.raises(KeyboardInterrupt):
+        book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=1, entries=ENTRIES)
+    with pytest.raises(ValueError, match="checkpoint holds another build's checkpoint"):
+        book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=1, entries=ENTRIES + 1)
+    (checkpoint / "chunk_00000.npy").write_bytes(b"\x93NUMPY damaged")
+    with pytest.raises(ValueError, match=r"chunk_00000\.npy is not a chunk of this build"):
+        book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=1, entries=ENTRIES)
+    short = tmp_path / "short.book"
+    short.write_bytes(bytes(100))
+    with pytest.raises(ValueError, match=r"short\.book is 100 bytes, not 29,406,293"):
+        book13.load(short)
+
+
+def test_the_command_says_why_a_build_cannot_start(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("not a folder")
+    run = perfectplay_command(
+        "openings",
+        "build-13ply",
+        "-o",
+        str(tmp_path / "b.book"),
+        "--checkpoint",
+        str(tmp_path / "taken"),
+    )
+    assert run.returncode == 1
+    assert run.stderr.startswith("perfectplay openings build-13ply: ")
+    assert "taken" in run.stderr
