@@ -67,7 +67,10 @@ impl DeepBook<'_> {
 
     /// The 13-ply book's score of a 7x6 position of 13 stones, read through the first of its
     /// parents (the first player's top stone taken off, column by column) the 12-ply book
-    /// holds with this child held.
+    /// holds with this child held. Kept out of line: the search asks the books at every node,
+    /// and this is read at a search's root at most.
+    #[cold]
+    #[inline(never)]
     pub fn next_score(&self, shape: &Shape, p: &Position) -> Option<i32> {
         let next = self.next?;
         // 13 stones: the first player moved last.
@@ -206,8 +209,14 @@ impl<'a> Books<'a> {
     pub fn score(&self, shape: &Shape, p: &Position) -> Option<i32> {
         let score = match (self.opening, self.deep) {
             (Some(book), _) if p.moves <= book.depth => book.score(shape, p),
-            (_, Some(deep)) if p.moves == DEEP_STONES => deep.score(p),
-            (_, Some(deep)) if p.moves == DEEP_STONES + 1 => deep.next_score(shape, p),
+            // 12 or 13 stones in one comparison: most nodes are past both.
+            (_, Some(deep)) if p.moves.wrapping_sub(DEEP_STONES) <= 1 => {
+                if p.moves == DEEP_STONES {
+                    deep.score(p)
+                } else {
+                    deep.next_score(shape, p)
+                }
+            }
             _ => None,
         }?;
         let (cells, moves) = (shape.cells as i32, p.moves as i32);
@@ -229,6 +238,10 @@ impl<'a> Books<'a> {
     /// ply or without the books.
     #[inline]
     pub fn parents_bound(&self, shape: &Shape, p: &Position) -> Option<i32> {
+        // 13 or 14 stones in one comparison first: this is asked at every node.
+        if p.moves.wrapping_sub(DEEP_STONES + 1) > 1 {
+            return None;
+        }
         let deepest = DEEP_STONES + u32::from(self.deep?.next.is_some());
         if p.moves != deepest + 1 {
             return None;
