@@ -229,7 +229,9 @@ class DeepBook:
     mirror image once. ``codes`` are its keys (increasing int32: each column bottom up, a
     first player's stone ``10``, a second player's ``11``, ``0`` closing the column, one more
     ``0`` at the end), ``scores`` Pons' scores beside them, both read-only numpy arrays
-    (25 MB in all)."""
+    (25 MB in all). ``next_scores``, when given, is a 13-ply book (``perfectplay.connect4.
+    book13``): seven int8 scores an entry, its columns' children in the entry's orientation,
+    ``NOT_HELD`` where a child ends the game or its side to move can win at once."""
 
     width, height, stones = 7, 6, DEEP_STONES
 

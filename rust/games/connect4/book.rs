@@ -3,7 +3,9 @@
 //! read here as two sorted columns; a position and its mirror image share one entry, under the
 //! smaller of their keys. The community's 12-ply book of 7x6 (`DeepBook`, from
 //! `bitbully-databases`): Pons' score of every position of exactly 12 stones where nobody has
-//! won and the side to move cannot win at once, a mirror image once, under its own keys.
+//! won and the side to move cannot win at once, a mirror image once, under its own keys; and
+//! a 13-ply book attached to it when given (`perfectplay openings build-13ply`): the scores of
+//! each entry's children, seven an entry, read through the parent.
 
 use crate::games::connect4::{Position, Shape, top_stone};
 
@@ -160,7 +162,8 @@ impl OwnedBooks {
     }
 }
 
-/// The books a search reads: its own, the 12-ply one, both or neither.
+/// The books a search reads: its own, the 12-ply one (with the 13-ply one or not), both or
+/// neither.
 #[derive(Clone, Copy, Default)]
 pub struct Books<'a> {
     pub opening: Option<Book<'a>>,
