@@ -22,6 +22,19 @@ from perfectplay.errors import missing_extra
 __all__ = ["COMMANDS"]
 
 
+def add_build_arguments(parser: argparse.ArgumentParser, checkpoint: str) -> None:
+    """A build's output, threads and checkpoint (a file or a folder, named ``checkpoint``)."""
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
+    parser.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    parser.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar=checkpoint,
+        help="where the scores solved so far are kept, so that a build killed or stopped goes "
+        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     make = actions.add_parser("build", help="solve every position of DEPTH stones or fewer")
@@ -30,15 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     make.add_argument("--width", type=int, default=7, help="columns of the board (default 7)")
     make.add_argument("--height", type=int, default=6, help="rows of the board (default 6)")
-    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
-    make.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
-    make.add_argument(
-        "--checkpoint",
-        default=None,
-        metavar="PATH",
-        help="where the scores solved so far are kept, so that a build killed or stopped goes "
-        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
-    )
+    add_build_arguments(make, "PATH")
     make.add_argument(
         "--scheduler",
         default=None,
@@ -51,15 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="solve the children of every entry of the 12-ply book (7x6): the 13-ply book, "
         "about 6 hours on 2 cores",
     )
-    deeper.add_argument("-o", "--output", required=True, metavar="FILE", help="the book to write")
-    deeper.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
-    deeper.add_argument(
-        "--checkpoint",
-        default=None,
-        metavar="FOLDER",
-        help="where the scores solved so far are kept, so that a build killed or stopped goes "
-        "on from them when run again (default: FILE.checkpoint; removed when the book is saved)",
-    )
+    add_build_arguments(deeper, "FOLDER")
     check_file = actions.add_parser(
         "verify",
         help="check FILE (default: the packaged books), and re-solve a sample of its deepest "

@@ -75,24 +75,30 @@ impl DeepBook<'_> {
     #[inline(never)]
     pub fn next_score(&self, shape: &Shape, p: &Position) -> Option<i32> {
         let next = self.next?;
-        // 13 stones: the first player moved last.
-        let first = p.current ^ p.mask;
-        (0..shape.width).find_map(|col| {
-            let top = top_stone(shape, p.mask, col);
-            if top & first == 0 {
-                return None;
-            }
-            let parent = Position {
-                current: first ^ top,
-                mask: p.mask ^ top,
-                moves: p.moves - 1,
-            };
+        parents(shape, p).find_map(|(col, parent)| {
             let (at, mirrored) = self.find(&parent)?;
             let column = if mirrored { shape.width - 1 - col } else { col };
             let score = *next.get(at * shape.width as usize + column as usize)?;
             (score != NOT_HELD).then_some(i32::from(score))
         })
     }
+}
+
+/// The positions `p` follows, with the column of the stone taken off: one for each column
+/// whose top stone is the player's who moved last.
+fn parents(shape: &Shape, p: &Position) -> impl Iterator<Item = (u32, Position)> {
+    let (mover, mask, moves) = (p.current ^ p.mask, p.mask, p.moves);
+    (0..shape.width).filter_map(move |col| {
+        let top = top_stone(shape, mask, col);
+        (top & mover != 0).then(|| {
+            let parent = Position {
+                current: mover ^ top,
+                mask: mask ^ top,
+                moves: moves - 1,
+            };
+            (col, parent)
+        })
+    })
 }
 
 /// The 12-ply book's key of a 7x6 position of 12 stones whose first player holds `first`
@@ -249,20 +255,8 @@ impl<'a> Books<'a> {
         if p.moves != deepest + 1 {
             return None;
         }
-        let mover = p.current ^ p.mask;
-        (0..shape.width)
-            .filter_map(|col| {
-                let top = top_stone(shape, p.mask, col);
-                if top & mover == 0 {
-                    return None;
-                }
-                let parent = Position {
-                    current: mover ^ top,
-                    mask: p.mask ^ top,
-                    moves: p.moves - 1,
-                };
-                self.score(shape, &parent).map(|score| -score)
-            })
+        parents(shape, p)
+            .filter_map(|(_, parent)| self.score(shape, &parent).map(|score| -score))
             .max()
     }
 }
