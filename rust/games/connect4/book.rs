@@ -245,7 +245,7 @@ impl<'a> Books<'a> {
     /// stone of the player who moved last): the side to move there chose among moves that
     /// include this one, so this position's score is at least minus theirs. None off that
     /// ply or without the books.
-    #[inline]
+    #[inline(always)]
     pub fn parents_bound(&self, shape: &Shape, p: &Position) -> Option<i32> {
         // 13 or 14 stones in one comparison first: this is asked at every node.
         if p.moves.wrapping_sub(DEEP_STONES + 1) > 1 {
