@@ -74,7 +74,10 @@ class StopsAfter:
 
 @pytest.mark.compiled
 def test_a_stopped_build_goes_on_from_its_checkpoint_to_the_same_book(
-    short_build: tuple[Path, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    short_build: tuple[Path, int],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setattr(book13, "CHUNK", 30)
     stopping = StopsAfter(70)
@@ -86,8 +89,12 @@ def test_a_stopped_build_goes_on_from_its_checkpoint_to_the_same_book(
     kept = sorted(path.name for path in checkpoint.iterdir())
     assert kept == ["chunk_00000.npy", "chunk_00001.npy", "keys.npy"]
     monkeypatch.setattr(book13, "implementation", lambda game: SimpleNamespace(score=RUST.score))
-    book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=2, entries=ENTRIES)
+    count = book13.build(
+        tmp_path / "b.book", checkpoint=checkpoint, threads=2, entries=ENTRIES, progress=True
+    )
     assert (tmp_path / "b.book").read_bytes() == short_build[0].read_bytes()
+    # The bar starts from the two chunks kept, and leaves them out of its rate.
+    assert f" 60/{count} [00:00<?, ? positions/s]" in capfd.readouterr().err
 
 
 @pytest.mark.compiled

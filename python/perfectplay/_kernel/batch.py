@@ -126,13 +126,14 @@ def with_row(error: BaseException, row: int) -> BaseException:
     return type(error)(f"row {row}: {error}")
 
 
-def progress_bar(show: bool, what: str, total: int | None) -> Any:
-    """A tqdm bar on standard error when ``show`` (``total`` None: told later), else None."""
+def progress_bar(show: bool, what: str, total: int | None, done: int = 0) -> Any:
+    """A tqdm bar on standard error when ``show`` (``total`` None: told later), else None;
+    ``done`` already done before it starts (a resumed build's), kept out of its rate."""
     if not show:
         return None
     import tqdm
 
-    return tqdm.tqdm(total=total, desc=what, unit=" positions", file=sys.stderr)
+    return tqdm.tqdm(total=total, initial=done, desc=what, unit=" positions", file=sys.stderr)
 
 
 class Progress:

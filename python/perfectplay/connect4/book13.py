@@ -174,9 +174,8 @@ def build(
         write_whole(_chunk_path(folder, index), lambda file: np.save(file, solved))
         return part, solved
 
-    bar = progress_bar(progress, "connect4 7x6 13-ply book", len(keys))
-    if bar is not None:
-        bar.update(len(keys) - sum(part.stop - part.start for _, part in pending))
+    left = sum(part.stop - part.start for _, part in pending)
+    bar = progress_bar(progress, "connect4 7x6 13-ply book", len(keys), len(keys) - left)
     pool = concurrent.futures.ThreadPoolExecutor(workers)
     try:
         waiting = {pool.submit(solve, index, part) for index, part in pending}

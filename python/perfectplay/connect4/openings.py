@@ -642,9 +642,8 @@ def build(
     deepest = levels[-1]
     scores = {} if checkpoint is None else _resumed(checkpoint, shape, depth, deepest)
     pending = [(key, text) for key, (_, text) in deepest.items() if key not in scores]
-    bar = progress_bar(progress, f"connect4 {width}x{height} depth {depth}", len(deepest))
-    if bar is not None:
-        bar.update(len(deepest) - len(pending))
+    what = f"connect4 {width}x{height} depth {depth}"
+    bar = progress_bar(progress, what, len(deepest), len(deepest) - len(pending))
     parts = [pending[start : start + chunk] for start in range(0, len(pending), chunk)]
     texts = [[text for _, text in part] for part in parts]
     if client is None:
