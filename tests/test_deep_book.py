@@ -360,6 +360,7 @@ def test_a_13_ply_book_answers_its_positions_and_changes_no_answer(
         assert PYTHON.analyze(parent, book=book) == RUST.analyze(parent)
 
 
+@pytest.mark.both_backends
 def test_a_13_ply_book_of_the_wrong_length_or_an_impossible_score_is_refused() -> None:
     deep = openings.deep()
     with pytest.raises(ValueError, match=r"mine: the 13-ply book holds 7 scores, not 7 for each"):
@@ -368,6 +369,19 @@ def test_a_13_ply_book_of_the_wrong_length_or_an_impossible_score_is_refused() -
     slots[12_345] = 15  # a win at once: never held
     with pytest.raises(ValueError, match=r"mine: the 13-ply score 12,345 is 15, which no"):
         openings.DeepBook(deep.codes, deep.scores, "mine", next_scores=slots)
+    # A look-alike that skipped those checks: both backends refuse it alike before reading.
+    packaged = openings.packaged()
+    look_alike = SimpleNamespace(
+        **{
+            **vars(packaged),
+            "deep": SimpleNamespace(
+                codes=deep.codes, scores=deep.scores, next_scores=np.zeros(7, np.int8)
+            ),
+        }
+    )
+    for backend in (RUST, PYTHON):
+        with pytest.raises(ValueError, match="the 13-ply book's scores are not 7 for each"):
+            backend.score("4453", book=look_alike)
     with pytest.raises(TypeError, match=r"mine: next_scores must be a contiguous 1-D int8"):
         openings.DeepBook(
             deep.codes,

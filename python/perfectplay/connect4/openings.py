@@ -273,7 +273,11 @@ class DeepBook:
         return len(self.codes)
 
     def __repr__(self) -> str:
-        return f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}>"
+        deeper = "" if self.next_scores is None else ", and a 13-ply book"
+        return (
+            f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}"
+            f"{deeper}>"
+        )
 
     def get(self, position: Position) -> int | None:
         """Pons' score of a 7x6 position of 12 stones (as ``Shape.play`` makes them), or of 13
@@ -527,6 +531,10 @@ def _check_arrays(book: Any) -> None:
         next_scores = getattr(book.deep, "next_scores", None)
         if next_scores is not None:
             _check_array("the book's deep.next_scores", next_scores, np.int8)
+            if len(next_scores) != 7 * len(book.deep.codes):
+                raise ValueError(
+                    "the 13-ply book's scores are not 7 for each entry of the 12-ply book"
+                )
 
 
 def _check_array(what: str, array: Any, dtype: type[np.generic]) -> None:
