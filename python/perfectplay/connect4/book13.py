@@ -15,7 +15,6 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
-import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -33,19 +32,7 @@ __all__ = ["CHUNK", "board_of", "build", "children_keys", "load"]
 #: Positions a checkpoint file holds (the last one the rest).
 CHUNK = 10_000
 _COLUMN = 0x7F
-_CHUNK_NAME = re.compile(r"chunk_(\d{5})\.npy")
-
-
-def _has_four(stones: int) -> bool:
-    for shift in (1, 7, 6, 8):
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> 2 * shift):
-            return True
-    return False
-
-
-def _mirrored(bits: int) -> int:
-    return sum(((bits >> (7 * col)) & _COLUMN) << (7 * (6 - col)) for col in range(7))
+_SHAPE = openings.DEEP_SHAPE
 
 
 def _decoded(code: int) -> tuple[int, int]:
@@ -76,17 +63,17 @@ def children_keys(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint64]:
             if heights[col] == 6:
                 continue
             cell = 1 << (7 * col + heights[col])
-            if _has_four(first | cell):
+            if _SHAPE.has_four(first | cell):
                 continue
             after, second = mask | cell, (mask | cell) ^ (first | cell)
             landing = heights.copy()
             landing[col] += 1
             if any(
-                landing[other] < 6 and _has_four(second | 1 << (7 * other + landing[other]))
+                landing[other] < 6 and _SHAPE.has_four(second | 1 << (7 * other + landing[other]))
                 for other in range(7)
             ):
                 continue
-            keys[row, col] = min(second + after, _mirrored(second) + _mirrored(after))
+            keys[row, col] = min(second + after, _SHAPE.mirrored(second) + _SHAPE.mirrored(after))
     return keys
 
 

@@ -56,7 +56,7 @@ from perfectplay._kernel.batch import progress_bar
 from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._kernel.options import PACKAGED as PACKAGED_NAME
 from perfectplay._kernel.options import flag
-from perfectplay.connect4.rules import Position, Shape, pons_of
+from perfectplay.connect4.rules import Position, Shape, _top, pons_of
 
 __all__ = [
     "FORMAT_VERSION",
@@ -209,6 +209,7 @@ class Book:
 
 
 DEEP_SIZE = (7, 6)  # the board of the 12-ply book
+DEEP_SHAPE = Shape(*DEEP_SIZE)
 DEEP_STONES = 12
 DEEP_DISTRIBUTION = "bitbully-databases"
 DEEP_VERSION = "0.0.2"
@@ -306,8 +307,7 @@ class DeepBook:
         current, mask, moves = position
         first = current ^ mask  # 13 stones: the first player moved last
         for col in range(7):
-            height = ((mask >> (7 * col)) & 0x3F).bit_length()
-            top = 1 << (7 * col + height - 1) if height else 0
+            top = _top(DEEP_SHAPE, mask, col)
             if not top & first:
                 continue
             found = self._find((first ^ top, mask ^ top, moves - 1))
