@@ -26,68 +26,38 @@ from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.batch import progress_bar
 from perfectplay._kernel.files import write_whole
 from perfectplay.connect4 import openings
+from perfectplay.connect4.rules import codes_of
 
 __all__ = ["CHUNK", "board_of", "build", "children_keys", "load"]
 
 #: Positions a checkpoint file holds (the last one the rest).
 CHUNK = 10_000
-_COLUMN = 0x7F
 _SHAPE = openings.DEEP_SHAPE
 
 
-def _decoded(code: int) -> tuple[int, int]:
-    """The first player's stones and the occupied cells (Pons' layout: 7 bits a column, bottom
-    up) of a 12-ply book code."""
-    bits, at, first, mask = code & 0xFFFFFFFF, 31, 0, 0
-    for col in range(7):
-        row = 0
-        while bits >> at & 1:
-            cell = 1 << (7 * col + row)
-            mask |= cell
-            if not bits >> (at - 1) & 1:
-                first |= cell
-            at, row = at - 2, row + 1
-        at -= 1
-    return first, mask
-
-
 def children_keys(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint64]:
-    """For each 12-ply code, its seven columns' children as canonical keys (``current +
-    mask``, the smaller of the position's and its mirror image's; 0 where the child is not
-    held: the column full, the game over, or the side to move able to win at once)."""
+    """For each 12-ply code, its seven columns' children as keys (Pons' ``current + mask``,
+    the smaller of the position's and its mirror image's; 0 where the child is not held: the
+    column full, the game over, or the side to move able to win at once)."""
     keys = np.zeros((len(codes), 7), dtype=np.uint64)
     for row, code in enumerate(codes.tolist()):
-        first, mask = _decoded(code)
-        heights = [((mask >> (7 * col)) & _COLUMN).bit_length() for col in range(7)]
-        for col in range(7):
-            if heights[col] == 6:
-                continue
-            cell = 1 << (7 * col + heights[col])
-            if _SHAPE.has_four(first | cell):
-                continue
-            after, second = mask | cell, (mask | cell) ^ (first | cell)
-            landing = heights.copy()
-            landing[col] += 1
-            if any(
-                landing[other] < 6 and _SHAPE.has_four(second | 1 << (7 * other + landing[other]))
-                for other in range(7)
-            ):
-                continue
-            keys[row, col] = min(second + after, _SHAPE.mirrored(second) + _SHAPE.mirrored(after))
+        parent = (*openings.deep_stones(code), openings.DEEP_STONES)  # the first player moves
+        for col in _SHAPE.moves(parent):
+            child = _SHAPE.play(parent, col)
+            if not _SHAPE.is_won(child) and not _SHAPE.wins_now(child):
+                keys[row, col] = _SHAPE.book_key(child) - _SHAPE.bottom
     return keys
 
 
 def board_of(key: int) -> npt.NDArray[np.uint8]:
     """The 6x7 cell codes (top row first; 1 the first player's) of a 13-stone key."""
-    board = np.zeros((6, 7), dtype=np.uint8)
-    for col in range(7):
-        column = (key >> (7 * col)) & _COLUMN
+    mask = 0
+    for col in range(_SHAPE.width):
         # current + mask: a column of h stones reads 2**h - 1 plus the side to move's.
-        height = (column + 1).bit_length() - 1
-        mine = column - ((1 << height) - 1)
-        for row in range(height):
-            board[5 - row, col] = 2 if mine >> row & 1 else 1  # 13 stones: 2 is to move
-    return board
+        height = (((key >> (7 * col)) & 0x7F) + 1).bit_length() - 1
+        mask |= ((1 << height) - 1) << (7 * col)
+    position = (key - mask, mask, openings.DEEP_STONES + 1)
+    return np.array(codes_of(_SHAPE, position), dtype=np.uint8).reshape(6, 7)
 
 
 def _all_children(codes: npt.NDArray[np.int32], processes: int) -> npt.NDArray[np.uint64]:

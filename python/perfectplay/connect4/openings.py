@@ -62,7 +62,7 @@ from perfectplay._kernel.batch import progress_bar
 from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._kernel.options import PACKAGED as PACKAGED_NAME
 from perfectplay._kernel.options import flag
-from perfectplay.connect4.rules import Position, Shape, _top, pons_of
+from perfectplay.connect4.rules import Position, Shape, _top, codes_of, pons_of
 
 __all__ = [
     "FORMAT_VERSION",
@@ -396,18 +396,26 @@ def deep_code(position: Position, mirrored: bool = False) -> int:
     return code - (1 << 32) if code >= 1 << 31 else code
 
 
+def deep_stones(code: int) -> tuple[int, int]:
+    """The first player's stones and the occupied cells (``Shape`` bitboards) of a 12-ply
+    key."""
+    bits, at, first, mask = code & 0xFFFFFFFF, 31, 0, 0
+    for col in range(DEEP_SHAPE.width):
+        row = 0
+        while bits >> at & 1:
+            cell = DEEP_SHAPE.cell(col, row)
+            mask |= cell
+            if not bits >> (at - 1) & 1:
+                first |= cell
+            at, row = at - 2, row + 1
+        at -= 1
+    return first, mask
+
+
 def _deep_board(code: int) -> list[list[int]]:
     """The 6x7 cell codes (top row first) of a 12-ply key."""
-    bits = format(code & 0xFFFFFFFF, "032b")
-    board = [[0] * 7 for _ in range(6)]
-    at = 0
-    for col in range(7):
-        row = 0
-        while bits[at] == "1":
-            board[5 - row][col] = 1 if bits[at + 1] == "0" else 2
-            at, row = at + 2, row + 1
-        at += 1
-    return board
+    codes = codes_of(DEEP_SHAPE, (*deep_stones(code), DEEP_STONES))
+    return [codes[row * 7 : row * 7 + 7] for row in range(6)]
 
 
 def deep_path() -> str | None:
