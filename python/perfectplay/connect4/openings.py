@@ -430,22 +430,29 @@ def deep_path() -> str | None:
     return os.path.join(next(iter(spec.submodule_search_locations)), *DEEP_FILE.split("/"))
 
 
+def _read_whole(path: str, where: str, size: int, why: str, fix: str) -> bytes:
+    """A deep book file's bytes: a ``FileNotFoundError`` or ``ValueError`` naming ``where``
+    and the fix when it is missing, not a regular file, or not ``size`` bytes (``why``)."""
+    try:
+        file = open_regular(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{where} is missing: {fix}") from None
+    with file:
+        data: bytes = file.read(size + 1)
+    if len(data) != size:
+        raise ValueError(
+            f"{where} is {len(data):,} bytes{' or more' if len(data) > size else ''}, not "
+            f"{size:,}{why}: {fix}"
+        )
+    return data
+
+
 def load_deep(path: str | os.PathLike[str]) -> DeepBook:
     """The 12-ply book in ``path``, checked (see the module): a ``ValueError`` naming the file
     and the fix when it is not the one this perfectplay was made for."""
     path = os.fspath(path)
     where = f"the 12-ply opening book {path}"
-    try:
-        file = open_regular(path)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{where} is missing: {_REINSTALL}") from None
-    with file:
-        data = file.read(DEEP_BYTES + 1)
-    if len(data) != DEEP_BYTES:
-        raise ValueError(
-            f"{where} is {len(data):,} bytes{' or more' if len(data) > DEEP_BYTES else ''}, "
-            f"not {DEEP_BYTES:,}: {_REINSTALL}"
-        )
+    data = _read_whole(path, where, DEEP_BYTES, "", _REINSTALL)
     if hashlib.sha256(data).hexdigest() != DEEP_SHA256:
         raise ValueError(f"{where} is not {DEEP_DISTRIBUTION} {DEEP_VERSION}'s: {_REINSTALL}")
     entries = np.frombuffer(data, dtype=_DEEP_ENTRY)
@@ -497,18 +504,7 @@ def with_next(
     path = os.fspath(path)
     where = f"the 13-ply opening book {path}"
     fix = _REFETCH if sha256 is not None else "build it again"
-    try:
-        file = open_regular(path)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{where} is missing: {fix}") from None
-    expected = 7 * len(deep)
-    with file:
-        data = file.read(expected + 1)
-    if len(data) != expected:
-        raise ValueError(
-            f"{where} is {len(data):,} bytes{' or more' if len(data) > expected else ''}, not "
-            f"{expected:,} (seven for each 12-ply entry): {fix}"
-        )
+    data = _read_whole(path, where, 7 * len(deep), " (seven for each 12-ply entry)", fix)
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         raise ValueError(f"{where} is not the one this perfectplay shipped: {fix}")
     slots = np.frombuffer(data, dtype=np.int8).copy()
