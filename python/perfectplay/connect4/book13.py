@@ -51,11 +51,11 @@ def children_keys(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint64]:
 
 def board_of(key: int) -> npt.NDArray[np.uint8]:
     """The 6x7 cell codes (top row first; 1 the first player's) of a 13-stone key."""
-    mask = 0
+    mask, stride = 0, _SHAPE.stride
     for col in range(_SHAPE.width):
         # current + mask: a column of h stones reads 2**h - 1 plus the side to move's.
-        height = (((key >> (7 * col)) & 0x7F) + 1).bit_length() - 1
-        mask |= ((1 << height) - 1) << (7 * col)
+        height = (((key >> (stride * col)) & ((1 << stride) - 1)) + 1).bit_length() - 1
+        mask |= ((1 << height) - 1) << (stride * col)
     position = (key - mask, mask, openings.DEEP_STONES + 1)
     return np.array(codes_of(_SHAPE, position), dtype=np.uint8).reshape(6, 7)
 

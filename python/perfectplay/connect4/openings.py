@@ -415,7 +415,8 @@ def deep_stones(code: int) -> tuple[int, int]:
 def _deep_board(code: int) -> list[list[int]]:
     """The 6x7 cell codes (top row first) of a 12-ply key."""
     codes = codes_of(DEEP_SHAPE, (*deep_stones(code), DEEP_STONES))
-    return [codes[row * 7 : row * 7 + 7] for row in range(6)]
+    width = DEEP_SHAPE.width
+    return [codes[row * width : (row + 1) * width] for row in range(DEEP_SHAPE.height)]
 
 
 def deep_path() -> str | None:
