@@ -473,7 +473,7 @@ def load_deep(path: str | os.PathLike[str]) -> DeepBook:
 
 #: The 13-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
 NEXT_FILE = "connect4-7x6-13ply.scores"
-NEXT_SHA256 = "a6bff247f1407ec0ca41ea4113337c0fc412a689720284a333cb8586d80ca777"
+NEXT_SHA256 = "e857e57eac239578cf765d663e0c3eccc37d71a9ebaa413d024610b4025dd012"
 _REFETCH = (
     "reinstall perfectplay (pip install --force-reinstall perfectplay), or pass book=None to "
     "search without a book"
