@@ -12,8 +12,9 @@ and on Pons' Begin-Hard stage.
   probability 0.8, else a uniformly random legal column. One process, tables kept, as a board
   or an agent keeps them. Median, p90, p99 and the slowest, and the slowest ply; the sum too,
   which tells a change to the search that moves work from one ply to the next. Then the p99
-  with the analyses a 13-ply or 14-ply book would answer counted as instant (the rest as
-  timed, without the bound such a book would give one stone past it: an upper estimate).
+  with the analyses a 14-ply book would answer counted as instant (the rest as timed, without
+  the bound such a book would give one stone past it: an upper estimate; the 13-ply book
+  ships).
   ``--threads`` is ``analyze``'s (default: every core).
 * **random12**: ``connect4.score`` of random 12-stone positions of uniformly random play
   (games still going on), mean and median.
@@ -105,7 +106,7 @@ def games(count: int, seed: int, threads: int | None) -> None:
         "  slowest plies: " + ", ".join(f"{p} stones {max(by_ply[p]) * ms:.1f} ms" for p in worst)
     )
     # What a deeper book would leave: an analysis of n stones reads its columns at n + 1.
-    for book in (13, 14):
+    for book in (14,):
         left = [took for ply, times in by_ply.items() for took in times if ply >= book]
         left += [0.0] * (len(seconds) - len(left))
         print(

@@ -19,7 +19,7 @@ import pytest
 from perfectplay import SearchLimitExceeded
 from perfectplay._kernel.backend import implementation
 from perfectplay.connect4 import openings
-from perfectplay.connect4.rules import Shape
+from perfectplay.connect4.rules import Shape, _play_columns
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -103,21 +103,112 @@ def test_answers_do_not_change_with_the_books() -> None:
 
 
 @pytest.mark.both_backends
-def test_one_stone_past_the_book_its_bound_changes_no_answer() -> None:
-    """A 13-stone search starts from the bound the 12-ply book gives it (minus the best score
-    of the positions it follows): random 13-stone positions scored, and 12-stone ones
-    analysed (every column a 13-stone search), equal with and without the books."""
+def test_one_stone_past_the_books_their_bound_changes_no_answer() -> None:
+    """A 14-stone search starts from the bound the 13-ply book gives it (minus the best score
+    of the positions it follows): random 14-stone positions scored, and 13-stone ones
+    analysed (every column a 14-stone search), equal with and without the books."""
     compared = 0
-    for line in random_lines(13, 13, 30):
+    for line in random_lines(14, 14, 30):
         try:
             plain = RUST.score(line, book=None, node_limit=20_000_000, threads=1)
         except SearchLimitExceeded:
             continue
         assert RUST.score(line) == plain, line
         compared += 1
-    for line in random_lines(1212, 12, 6):
+    for line in random_lines(1313, 13, 6):
         assert RUST.analyze(line) == RUST.analyze(line, book=None), line
     assert compared >= 20
+
+
+def position_of(line: str) -> tuple[int, int, int]:
+    return _play_columns(SEVEN_BY_SIX, [int(col) - 1 for col in line], line)
+
+
+def held_by_the_13_ply_book(line: str) -> bool:
+    """The book holds the children of the 12-ply book's entries (12 stones, nobody able to win
+    at once) whose side to move cannot win at once: a position past a missed win is not."""
+    current, mask, moves = position_of(line)
+    if SEVEN_BY_SIX.wins_now((current, mask, moves)):
+        return False
+    first = current ^ mask  # 13 stones: the first player moved last
+    for col in range(7):
+        stones = mask & SEVEN_BY_SIX.column(col)
+        top = 1 << (stones.bit_length() - 1) if stones else 0
+        # A parent: the first player's top stone taken off, the first player to move.
+        if top & first and not SEVEN_BY_SIX.wins_now((first ^ top, mask ^ top, moves - 1)):
+            return True
+    return False
+
+
+@pytest.mark.compiled
+def test_the_packaged_13_ply_book_answers_random_positions_as_the_search_does() -> None:
+    """Random 13-stone positions the book holds (the side to move cannot win at once), and
+    their mirror images: read by both backends without a node, equal to the search alone."""
+    deep = openings.deep()
+    assert deep.next_scores is not None and len(deep.next_scores) == 7 * len(deep)
+    lines = [line for line in random_lines(1313, 13, 400) if held_by_the_13_ply_book(line)]
+    assert len(lines) >= 250
+    for line in lines:
+        expected = RUST.score(line, book=None, threads=1)
+        mirror = "".join(str(8 - int(col)) for col in line)
+        for shown in (line, mirror):
+            RUST.clear_tables()  # read from the book, not from the table the search filled
+            assert RUST.score(shown, node_limit=1) == expected, shown
+            assert PYTHON.score(shown, node_limit=1) == expected, shown
+            assert deep.get(position_of(shown)) == expected, shown
+
+
+@pytest.fixture(scope="module")
+def copy_of_the_13_ply_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("next") / openings.NEXT_FILE
+    shutil.copyfile(openings.next_path(), path)
+    return path
+
+
+def test_the_13_ply_book_damaged_truncated_or_missing_is_refused_with_the_fix(
+    copy_of_the_13_ply_book: Path, tmp_path: Path
+) -> None:
+    twelve = openings.load_deep(openings.deep_path() or "")
+    attached = openings.with_next(twelve, copy_of_the_13_ply_book, sha256=openings.NEXT_SHA256)
+    assert attached.next_path == str(copy_of_the_13_ply_book)
+    assert "and a 13-ply book" in repr(attached)
+    data = bytearray(copy_of_the_13_ply_book.read_bytes())
+    held = np.flatnonzero(np.frombuffer(bytes(data), np.int8) != openings.NOT_HELD)
+    changed = int(held[len(held) // 2])
+    data[changed] = 0 if data[changed] else 3  # one child's score, to another it could be
+    flipped = tmp_path / "flipped.scores"
+    flipped.write_bytes(bytes(data))
+    fix = r"pip install --force-reinstall perfectplay"
+    with pytest.raises(ValueError, match=rf"flipped\.scores is not the one this .*{fix}"):
+        openings.with_next(twelve, flipped, sha256=openings.NEXT_SHA256)
+    # Without a checksum (a book built here) a flipped score is read: verify re-solves.
+    assert openings.with_next(twelve, flipped).next_scores is not None
+    truncated = tmp_path / "truncated.scores"
+    truncated.write_bytes(bytes(data[:-7]))
+    with pytest.raises(ValueError, match=rf"is 29,406,286 bytes, not 29,406,293 .*{fix}"):
+        openings.with_next(twelve, truncated, sha256=openings.NEXT_SHA256)
+    with pytest.raises(FileNotFoundError, match=rf"missing\.scores is missing: .*{fix}"):
+        openings.with_next(twelve, tmp_path / "missing.scores", sha256=openings.NEXT_SHA256)
+    with pytest.raises(ValueError, match="a directory"):
+        openings.with_next(twelve, tmp_path, sha256=openings.NEXT_SHA256)
+
+
+@pytest.mark.compiled
+def test_a_wrong_13_ply_score_is_caught_by_verify() -> None:
+    deep = openings.deep()
+    assert deep.next_scores is not None
+    # verify draws the same slots for the same seed: find them, then change the second
+    rng = np.random.default_rng(8)
+    rng.choice(len(deep), size=3, replace=False)
+    held = np.flatnonzero(deep.next_scores != openings.NOT_HELD)
+    second = int(rng.choice(held, size=3, replace=False)[1])
+    slots = deep.next_scores.copy()
+    slots[second] = 0 if slots[second] else 3
+    altered = openings.DeepBook(
+        deep.codes, deep.scores, deep.path, next_scores=slots, next_path="altered"
+    )
+    with pytest.raises(ValueError, match=rf"altered: 13-ply slot {second:,} \(.*\) scores -?\d+"):
+        altered.verify(3, seed=8)
 
 
 @pytest.mark.both_backends
@@ -238,6 +329,7 @@ def test_the_command_line_verifies_the_packaged_books() -> None:
     assert checked.returncode == 0, checked.stderr
     assert "the 12-ply book, 4,200,899 positions" in checked.stdout
     assert "20 re-solved (seed 3)" in checked.stdout
+    assert "connect4-7x6-13ply.scores: the 13-ply book, 7 scores for each" in checked.stdout
 
 
 @pytest.mark.parametrize("backend", ["rust", "python"])

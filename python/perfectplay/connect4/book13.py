@@ -166,15 +166,5 @@ def build(
 def load(path: str | os.PathLike[str]) -> Any:
     """The 12-ply book with the 13-ply book in ``path`` attached (``openings.DeepBook``): a
     ``ValueError`` naming the file when it is not seven scores for each 12-ply entry, each one
-    a 13-stone position can have."""
-    deep = openings.deep()
-    path = os.fspath(path)
-    with open(path, "rb") as file:
-        data = file.read(7 * len(deep) + 1)
-    if len(data) != 7 * len(deep):
-        raise ValueError(
-            f"the 13-ply book {path} is {len(data):,} bytes, not {7 * len(deep):,} (seven for "
-            "each 12-ply entry)"
-        )
-    slots = np.frombuffer(data, dtype=np.int8).copy()
-    return openings.DeepBook(deep.codes, deep.scores, deep.path, next_scores=slots)
+    a 13-stone position can have. ``openings.deep()`` attaches the packaged one."""
+    return openings.with_next(openings.deep(), path)

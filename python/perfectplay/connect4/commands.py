@@ -133,6 +133,12 @@ def run_openings(args: argparse.Namespace) -> int:
                 f"and scores checked, {args.sample:,} re-solved by the search alone "
                 f"(seed {args.seed})"
             )
+            if deep.next_scores is not None:
+                print(
+                    f"{deep.next_path}: the 13-ply book, 7 scores for each 12-ply entry: size, "
+                    f"SHA-256 and scores checked, {args.sample:,} re-solved by the search "
+                    f"alone (seed {args.seed})"
+                )
         else:
             book = openings.load(args.file)
             book.verify(args.sample, seed=args.seed, threads=args.threads)

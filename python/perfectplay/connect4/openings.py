@@ -29,8 +29,14 @@ dependency pinned to version 0.0.2): the exact distance to the end of every 7x6 
 the first answer: the file's size and SHA-256, its keys in increasing order, and every score
 one the stones on the board allow (a win ends on a stone of the winner's parity, after the
 12th and by the 42nd); ``DeepBook.verify(sample)`` re-solves a seeded random sample with the
-search alone. A 7x6 search then stops at 12 stones: positions with fewer are searched down to
-the book, and those the packaged book holds are answered at once.
+search alone.
+
+**The 13-ply book** is perfectplay's own, built on the 12-ply one by the search
+(``perfectplay.connect4.book13``) and shipped in the package (``NEXT_FILE``, 29,406,293 bytes):
+Pons' score of every child of a 12-ply entry that the side to move cannot win at once, seven
+int8 slots for each entry (``DeepBook.next_scores``). ``deep()`` attaches it, checked by size,
+SHA-256 (``NEXT_SHA256``) and score range. A 7x6 search then stops at 13 stones: positions with
+fewer are searched down to the books, and those the packaged book holds are answered at once.
 """
 
 from __future__ import annotations
@@ -232,7 +238,8 @@ class DeepBook:
     ``0`` at the end), ``scores`` Pons' scores beside them, both read-only numpy arrays
     (25 MB in all). ``next_scores``, when given, is a 13-ply book (``perfectplay.connect4.
     book13``): seven int8 scores an entry, its columns' children in the entry's orientation,
-    ``NOT_HELD`` where a child ends the game or its side to move can win at once."""
+    ``NOT_HELD`` where a child ends the game or its side to move can win at once; ``next_path``
+    the file it was read from."""
 
     width, height, stones = 7, 6, DEEP_STONES
 
@@ -242,15 +249,17 @@ class DeepBook:
         scores: npt.NDArray[np.int8],
         path: str,
         next_scores: npt.NDArray[np.int8] | None = None,
+        next_path: str | None = None,
     ):
         # The compiled core reads them in place, by dtype (the twin would read any).
         _check_array(f"{path}: codes", codes, np.int32)
         _check_array(f"{path}: scores", scores, np.int8)
         if next_scores is not None:
-            _check_array(f"{path}: next_scores", next_scores, np.int8)
+            named = next_path or path
+            _check_array(f"{named}: next_scores", next_scores, np.int8)
             if len(next_scores) != 7 * len(codes):
                 raise ValueError(
-                    f"{path}: the 13-ply book holds {len(next_scores):,} scores, not 7 for each "
+                    f"{named}: the 13-ply book holds {len(next_scores):,} scores, not 7 for each "
                     f"of the 12-ply book's {len(codes):,} entries"
                 )
             # Both backends answer a held score as it is: each must be one a game of 13
@@ -258,13 +267,13 @@ class DeepBook:
             bad = np.flatnonzero((np.abs(next_scores) > 14) & (next_scores != NOT_HELD))
             if len(bad):
                 raise ValueError(
-                    f"{path}: the 13-ply score {int(bad[0]):,} is {int(next_scores[bad[0]])}, "
+                    f"{named}: the 13-ply score {int(bad[0]):,} is {int(next_scores[bad[0]])}, "
                     f"which no position of 13 stones has"
                 )
             next_scores.flags.writeable = False
         codes.flags.writeable = scores.flags.writeable = False
         self.codes, self.scores, self.path = codes, scores, path
-        self.next_scores = next_scores
+        self.next_scores, self.next_path = next_scores, next_path
 
     def __setattr__(self, name: str, value: Any) -> None:
         _refuse_change(self, name, ("codes", "scores", "next_scores"))
@@ -274,7 +283,10 @@ class DeepBook:
         return len(self.codes)
 
     def __repr__(self) -> str:
-        deeper = "" if self.next_scores is None else ", and a 13-ply book"
+        deeper = ""
+        if self.next_scores is not None:
+            where = "" if self.next_path is None else f" {self.next_path!r}"
+            deeper = f", and a 13-ply book{where}"
         return (
             f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}"
             f"{deeper}>"
@@ -320,23 +332,50 @@ class DeepBook:
         return None
 
     def verify(self, sample: int = 16, *, seed: int = 0, threads: Any = None) -> None:
-        """Re-solves ``sample`` entries drawn at random (seeded) with the search alone; a
-        ``ValueError`` naming the first that disagrees."""
-        connect4 = implementation("connect4")
+        """Re-solves ``sample`` entries drawn at random (seeded) with the search alone, and as
+        many of the 13-ply book's when it is attached; a ``ValueError`` naming the first that
+        disagrees."""
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
             raise ValueError(f"sample must be an int of at least 0, got {sample!r}")
         rng = np.random.default_rng(seed)
         chosen = rng.choice(len(self), size=min(sample, len(self)), replace=False)
-        boards = np.array([_deep_board(int(self.codes[at])) for at in chosen], dtype=np.uint8)
-        solved = connect4.batch_solve(boards, book=None, threads=threads)
-        cells = 42
-        for at, board, value, plies in zip(chosen, boards, solved.value, solved.plies, strict=True):
-            found = _pons(int(value), int(plies), self.stones, cells)
-            if found != int(self.scores[at]):
+        boards = [_deep_board(int(self.codes[at])) for at in chosen]
+        self._re_solve(boards, self.scores[chosen], self.stones, threads, self.path, chosen)
+        if self.next_scores is not None:
+            held = np.flatnonzero(self.next_scores != NOT_HELD)
+            slots = rng.choice(held, size=min(sample, len(held)), replace=False)
+            boards = []
+            for slot in slots.tolist():
+                board, col = _deep_board(int(self.codes[slot // 7])), slot % 7
+                row = max(row for row in range(6) if not board[row][col])
+                board[row][col] = 1  # 12 stones: the first player moves
+                boards.append(board)
+            path = self.next_path or self.path
+            self._re_solve(boards, self.next_scores[slots], self.stones + 1, threads, path, slots)
+
+    @staticmethod
+    def _re_solve(
+        boards: list[list[list[int]]],
+        scores: npt.NDArray[np.int8],
+        stones: int,
+        threads: Any,
+        path: str,
+        where: npt.NDArray[np.intp],
+    ) -> None:
+        """A ``ValueError`` naming the first board whose score by the search alone is not the
+        book's (``where`` its index in the book)."""
+        solved = implementation("connect4").batch_solve(
+            np.array(boards, dtype=np.uint8).reshape(-1, 6, 7), book=None, threads=threads
+        )
+        for at, board, expected, value, plies in zip(
+            where.tolist(), boards, scores.tolist(), solved.value, solved.plies, strict=True
+        ):
+            found = _pons(int(value), int(plies), stones, 42)
+            if found != expected:
                 rows = "/".join("".join(".xo"[c] for c in row) for row in board)
+                what = "entry" if stones == DEEP_STONES else "13-ply slot"
                 raise ValueError(
-                    f"{self.path}: entry {int(at):,} ({rows}) scores {found}, the book says "
-                    f"{int(self.scores[at])}"
+                    f"{path}: {what} {at:,} ({rows}) scores {found}, the book says {expected}"
                 )
 
 
@@ -392,22 +431,29 @@ def deep_path() -> str | None:
     return os.path.join(next(iter(spec.submodule_search_locations)), *DEEP_FILE.split("/"))
 
 
+def _read_whole(path: str, where: str, size: int, why: str, fix: str) -> bytes:
+    """A deep book file's bytes: a ``FileNotFoundError`` or ``ValueError`` naming ``where``
+    and the fix when it is missing, not a regular file, or not ``size`` bytes (``why``)."""
+    try:
+        file = open_regular(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{where} is missing: {fix}") from None
+    with file:
+        data: bytes = file.read(size + 1)
+    if len(data) != size:
+        raise ValueError(
+            f"{where} is {len(data):,} bytes{' or more' if len(data) > size else ''}, not "
+            f"{size:,}{why}: {fix}"
+        )
+    return data
+
+
 def load_deep(path: str | os.PathLike[str]) -> DeepBook:
     """The 12-ply book in ``path``, checked (see the module): a ``ValueError`` naming the file
     and the fix when it is not the one this perfectplay was made for."""
     path = os.fspath(path)
     where = f"the 12-ply opening book {path}"
-    try:
-        file = open_regular(path)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{where} is missing: {_REINSTALL}") from None
-    with file:
-        data = file.read(DEEP_BYTES + 1)
-    if len(data) != DEEP_BYTES:
-        raise ValueError(
-            f"{where} is {len(data):,} bytes{' or more' if len(data) > DEEP_BYTES else ''}, "
-            f"not {DEEP_BYTES:,}: {_REINSTALL}"
-        )
+    data = _read_whole(path, where, DEEP_BYTES, "", _REINSTALL)
     if hashlib.sha256(data).hexdigest() != DEEP_SHA256:
         raise ValueError(f"{where} is not {DEEP_DISTRIBUTION} {DEEP_VERSION}'s: {_REINSTALL}")
     entries = np.frombuffer(data, dtype=_DEEP_ENTRY)
@@ -425,6 +471,13 @@ def load_deep(path: str | os.PathLike[str]) -> DeepBook:
     return DeepBook(codes, scores.astype(np.int8), path)
 
 
+#: The 13-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
+NEXT_FILE = "connect4-7x6-13ply.scores"
+NEXT_SHA256 = "e857e57eac239578cf765d663e0c3eccc37d71a9ebaa413d024610b4025dd012"
+_REFETCH = (
+    "reinstall perfectplay (pip install --force-reinstall perfectplay), or pass book=None to "
+    "search without a book"
+)
 _IMPOSSIBLE = 99  # no Pons score of 7x6
 #: A 13-ply book's slot for a child it does not hold (the game over, or a win at once).
 NOT_HELD = 127
@@ -443,9 +496,31 @@ def deep_scores(values: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
     return np.where(values == 0, 0, np.where(first_wins | second_wins, pons, _IMPOSSIBLE))
 
 
+def with_next(
+    deep: DeepBook, path: str | os.PathLike[str], *, sha256: str | None = None
+) -> DeepBook:
+    """``deep`` with the 13-ply book in ``path`` attached (``next_scores``): a ``ValueError``
+    naming the file when it is not seven scores for each 12-ply entry (or, given ``sha256``,
+    not the file of that SHA-256), each one a 13-stone position can have."""
+    path = os.fspath(path)
+    where = f"the 13-ply opening book {path}"
+    fix = _REFETCH if sha256 is not None else "build it again"
+    data = _read_whole(path, where, 7 * len(deep), " (seven for each 12-ply entry)", fix)
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{where} is not the one this perfectplay shipped: {fix}")
+    slots = np.frombuffer(data, dtype=np.int8).copy()
+    return DeepBook(deep.codes, deep.scores, deep.path, next_scores=slots, next_path=path)
+
+
+def next_path() -> str:
+    """Where the packaged 13-ply book is."""
+    return str(resources.files("perfectplay.connect4").joinpath("data").joinpath(NEXT_FILE))
+
+
 @functools.cache
 def deep() -> DeepBook:
-    """The 12-ply book of the installed ``bitbully-databases`` (loaded and checked once)."""
+    """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply book
+    attached (both loaded and checked once)."""
     path = deep_path()
     if path is None:
         raise FileNotFoundError(
@@ -453,7 +528,7 @@ def deep() -> DeepBook:
             f"it (pip install {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or pass book=None to search "
             "without a book"
         )
-    return load_deep(path)
+    return with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
 
 
 def _encode(book: Book) -> bytes:
