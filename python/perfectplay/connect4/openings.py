@@ -347,7 +347,7 @@ class DeepBook:
             boards = []
             for slot in slots.tolist():
                 board, col = _deep_board(int(self.codes[slot // 7])), slot % 7
-                row = max(row for row in range(6) if not board[row][col])
+                row = max(row for row in range(DEEP_SHAPE.height) if not board[row][col])
                 board[row][col] = 1  # 12 stones: the first player moves
                 boards.append(board)
             path = self.next_path or self.path
@@ -365,12 +365,14 @@ class DeepBook:
         """A ``ValueError`` naming the first board whose score by the search alone is not the
         book's (``where`` its index in the book)."""
         solved = implementation("connect4").batch_solve(
-            np.array(boards, dtype=np.uint8).reshape(-1, 6, 7), book=None, threads=threads
+            np.array(boards, dtype=np.uint8).reshape(-1, DEEP_SHAPE.height, DEEP_SHAPE.width),
+            book=None,
+            threads=threads,
         )
         for at, board, expected, value, plies in zip(
             where.tolist(), boards, scores.tolist(), solved.value, solved.plies, strict=True
         ):
-            found = _pons(int(value), int(plies), stones, 42)
+            found = _pons(int(value), int(plies), stones, DEEP_SHAPE.width * DEEP_SHAPE.height)
             if found != expected:
                 rows = "/".join("".join(".xo"[c] for c in row) for row in board)
                 what = "entry" if stones == DEEP_STONES else "13-ply slot"
