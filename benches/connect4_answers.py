@@ -21,6 +21,9 @@ and on Pons' Begin-Hard stage.
 * **begin-hard**: ``connect4.score`` of the first positions of Pons' Begin-Hard set (at most
   14 stones, 28 or more moves left under perfect play): his own file with ``--pons-sets DIR``,
   else drawn and graded as ``connect4_peers.py`` draws them; mean and median, tables kept.
+  With ``--peers``, then perfectplay, BitBully (with the 12-ply book of bitbully-databases) and
+  connect-four-ai (with the depth-8 book packaged in it; see ``connect4_peers.py`` for building
+  it) on the same positions, each table reset before each position, every score compared.
 * **by-stones** (off unless asked): ``connect4.analyze`` of ``--by-stones N`` random positions
   (``connect4.random_positions``, seeded) of each of 12 to 18 stones, each from cleared
   tables, default threads: mean and slowest for each count of stones.
@@ -148,7 +151,7 @@ def random_twelve(count: int, seed: int) -> None:
     )
 
 
-def begin_hard(count: int, seed: int, folder: str | None) -> None:
+def begin_hard(count: int, seed: int, folder: str | None, peers: bool) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from connect4_peers import graded_sets, pons_sets
 
@@ -164,6 +167,34 @@ def begin_hard(count: int, seed: int, folder: str | None) -> None:
         f"stones): mean {statistics.mean(seconds) * 1000:.2f} ms, median "
         f"{statistics.median(seconds) * 1000:.2f} ms, slowest {max(seconds) * 1000:.1f} ms"
     )
+    if peers:
+        books_beside_peers(lines)
+
+
+def books_beside_peers(lines: list[str]) -> None:
+    """perfectplay, BitBully and connect-four-ai, each with its own book, on the same lines, by
+    connect4_peers.py's protocol: one thread, the table reset before each position, one pass."""
+    from connect4_peers import bitbully, connect_four_ai, ours
+
+    runs = {"perfectplay, its books": ours(lines, False, "packaged")}
+    peers = {
+        "BitBully, the 12-ply book of bitbully-databases": bitbully,
+        "connect-four-ai, the depth-8 book packaged in it": connect_four_ai,
+    }
+    for name, peer in peers.items():
+        try:
+            runs[name] = peer(lines, False, book=True)
+        except ImportError:
+            print(f"  {name}: not installed")
+    truth = runs["perfectplay, its books"][0]
+    for name, (scores, seconds) in runs.items():
+        wrong = [line for line, a, b in zip(lines, scores, truth, strict=True) if a != b]
+        if wrong:
+            sys.exit(f"{name} disagrees with perfectplay on {wrong[:3]}")
+        print(
+            f"  {name}, tables reset: mean {statistics.mean(seconds) * 1000:.3f} ms, median "
+            f"{statistics.median(seconds) * 1000:.3f} ms, slowest {max(seconds) * 1000:.1f} ms"
+        )
 
 
 def by_stones(count: int, seed: int) -> None:
@@ -193,6 +224,11 @@ def main() -> int:
     parser.add_argument(
         "--pons-sets", default=None, metavar="DIR", help="Pons' own files (see connect4_peers.py)"
     )
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="Begin-Hard: BitBully and connect-four-ai with their books too (where installed)",
+    )
     args = parser.parse_args()
     if args.fresh:
         fresh(args.fresh)
@@ -201,7 +237,7 @@ def main() -> int:
     if args.random12:
         random_twelve(args.random12, args.seed)
     if args.begin_hard:
-        begin_hard(args.begin_hard, args.seed, args.pons_sets)
+        begin_hard(args.begin_hard, args.seed, args.pons_sets, args.peers)
     if args.by_stones:
         by_stones(args.by_stones, args.seed)
     return 0

@@ -26,7 +26,8 @@ their Python calls, as perfectplay is.
 `--pons-sets DIR` reads Pons' own six files instead (as his site gives them, Test_L3_R1 to
 Test_L1_R3, or as connect-four-ai's repository ships them, end-easy to begin-hard), the first
 `--count` lines of each. `--books` adds perfectplay with its default books (the packaged
-depth-6 book and the 12-ply book) and, with `--bitbully`, BitBully with the same 12-ply book.
+depth-6 book and the 12- and 13-ply books), with `--bitbully` BitBully with the same 12-ply
+book, and with `--connect-four-ai` connect-four-ai with the depth-8 book packaged in it.
 
 `--rounds N` times perfectplay and Pons N times in turn on each set (Pons, perfectplay, Pons,
 ...) and reports each side's median of its N means, and the median of the N ratios: on a shared
@@ -210,12 +211,15 @@ def bitbully(lines: list[str], warm_up: bool, book: bool = False) -> tuple[list[
     return timed_passes(lines, warm_up, prepared)
 
 
-def connect_four_ai(lines: list[str], warm_up: bool) -> tuple[list[int], list[float]]:
+def connect_four_ai(
+    lines: list[str], warm_up: bool, book: bool = False
+) -> tuple[list[int], list[float]]:
+    """``book``: connect-four-ai with the opening book packaged in it (depth 8)."""
     import connect_four_ai  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     solver = connect_four_ai.Solver()
     # Loading a book that does not exist leaves the solver without one (its book is packaged).
-    if solver.load_opening_book("/nonexistent/no-book.bin"):
+    if not book and solver.load_opening_book("/nonexistent/no-book.bin"):
         sys.exit("connect-four-ai kept an opening book")
 
     def prepared(line: str) -> Callable[[], int]:
@@ -243,7 +247,7 @@ def main() -> int:
     parser.add_argument(
         "--books",
         action="store_true",
-        help="also time perfectplay with its default books and BitBully with its 12-ply book",
+        help="also time perfectplay with its default books and the peers with theirs",
     )
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--count", type=int, default=1000, help="positions per set")
@@ -291,6 +295,8 @@ def main() -> int:
                 peers["BitBully, 12-ply book"] = bitbully(lines, args.warm_up, book=True)
         if args.connect_four_ai:
             peers["connect-four-ai"] = connect_four_ai(lines, args.warm_up)
+            if args.books:
+                peers["connect-four-ai, its book"] = connect_four_ai(lines, args.warm_up, book=True)
         truth = peers["Pons"][0]
         answers = [*peers.items()] + [
             (side, run)
@@ -315,7 +321,13 @@ def main() -> int:
             flush=True,
         )
         mine_first = statistics.fmean(peers["perfectplay"][1])
-        for peer in ("BitBully", "connect-four-ai", "perfectplay, books", "BitBully, 12-ply book"):
+        for peer in (
+            "BitBully",
+            "connect-four-ai",
+            "perfectplay, books",
+            "BitBully, 12-ply book",
+            "connect-four-ai, its book",
+        ):
             if peer in peers:
                 times = peers[peer][1]
                 print(
