@@ -2,19 +2,20 @@
 first answer, ``analyze`` along games a student plays, ``score`` on random 12-stone positions
 and on Pons' Begin-Hard stage.
 
-    python benches/connect4_answers.py --fresh 5 --games 20 --random12 1000 \
+    python benches/connect4_answers.py --fresh 5 --games 300 --random12 1000 \
         --begin-hard 100 --seed 1
 
 * **fresh**: ``import perfectplay.connect4`` then ``connect4.analyze("")`` in a new process
   (the books found, read and checked on the way), wall time inside the process, median of runs.
 * **games**: seeded games from the empty board to the end; at every ply ``connect4.analyze``
   of the position (timed), then a best move (the fastest win, the slowest loss) with
-  probability 0.8, else a uniformly random legal column. One process, tables kept, as a board
-  or an agent keeps them. Median, p90, p99 and the slowest, and the slowest ply; the sum too,
-  which tells a change to the search that moves work from one ply to the next. Then the p99
-  with the analyses a 14-ply book would answer counted as instant (the rest as timed, without
-  the bound such a book would give one stone past it: an upper estimate; the 13-ply book
-  ships).
+  probability 0.8, else a uniformly random legal column (300 games by default: 20 games give
+  about 460 positions, whose p99 is the fifth slowest and moves by half from run to run).
+  One process, tables kept, as a board or an agent keeps them. Median, p90, p99 and the
+  slowest, and the slowest ply; the sum too, which tells a change to the search that moves
+  work from one ply to the next. Then the p99 with the analyses a 14-ply book would answer
+  counted as instant (the rest as timed, without the bound such a book would give one stone
+  past it: an upper estimate; the 13-ply book ships).
   ``--threads`` is ``analyze``'s (default: every core).
 * **random12**: ``connect4.score`` of random 12-stone positions of uniformly random play
   (games still going on), mean and median.
@@ -215,7 +216,7 @@ def by_stones(count: int, seed: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fresh", type=int, default=5, help="fresh-process runs (default 5)")
-    parser.add_argument("--games", type=int, default=20, help="student games (default 20)")
+    parser.add_argument("--games", type=int, default=300, help="student games (default 300)")
     parser.add_argument("--random12", type=int, default=1000, help="12-stone positions")
     parser.add_argument("--begin-hard", type=int, default=100, help="Begin-Hard positions")
     parser.add_argument("--by-stones", type=int, default=0, help="positions of each stone count")
