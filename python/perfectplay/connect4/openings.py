@@ -510,7 +510,8 @@ def with_next(
     data = _read_whole(path, where, 7 * len(deep), " (seven for each 12-ply entry)", fix)
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         raise ValueError(f"{where} is not the one this perfectplay shipped: {fix}")
-    slots = np.frombuffer(data, dtype=np.int8).copy()
+    # Read in place: the bytes are already immutable, and both backends only read them.
+    slots = np.frombuffer(data, dtype=np.int8)
     return DeepBook(deep.codes, deep.scores, deep.path, next_scores=slots, next_path=path)
 
 
