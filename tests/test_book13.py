@@ -1,7 +1,8 @@
 """The 13-ply book's builder: a short build (the children of the first 12-ply entries) read
 alike by both backends and equal to the search, a build stopped part way going on from its
 checkpoint to the same book, and a checkpoint of another build, a damaged chunk or a book file
-of the wrong size refused."""
+of the wrong size refused. The children found on whole arrays equal the rules' one by one, and
+a short 14-ply build equals the search."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from perfectplay._kernel.backend import implementation
 from perfectplay.connect4 import book13, openings
+from perfectplay.connect4.rules import from_codes
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -57,6 +59,60 @@ def test_a_short_build_is_read_alike_and_equals_the_search(
         RUST.clear_tables()
         assert RUST.score(board, book=book, node_limit=1) == expected
         assert PYTHON.score(board, book=book, node_limit=1) == expected
+
+
+def rules_children(position: tuple[int, int, int]) -> list[int]:
+    """The held children of a position by ``Shape``'s rules, one at a time: ascending keys
+    (``current + mask``, the smaller of a mirror pair's)."""
+    shape = openings.DEEP_SHAPE
+    children = (shape.play(position, col) for col in shape.moves(position))
+    return sorted(
+        {
+            shape.book_key(child) - shape.bottom
+            for child in children
+            if not shape.is_won(child) and not shape.wins_now(child)
+        }
+    )
+
+
+def test_the_children_on_whole_arrays_are_the_rules_children() -> None:
+    codes = openings.deep().codes
+    sample = np.random.default_rng(5).choice(len(codes), 400, replace=False)
+    found = book13.children_keys(codes[sample])
+    keys13 = set()
+    for row, code in zip(found, codes[sample].tolist(), strict=True):
+        parent = (*openings.deep_stones(code), openings.DEEP_STONES)
+        assert sorted(set(row[row != 0].tolist())) == rules_children(parent)
+        # A column holds its own child (the one its play makes), or nothing.
+        for col in openings.DEEP_SHAPE.moves(parent):
+            child = openings.DEEP_SHAPE.play(parent, col)
+            expected = openings.DEEP_SHAPE.book_key(child) - openings.DEEP_SHAPE.bottom
+            assert row[col] in (0, expected)
+        keys13.update(row[row != 0].tolist())
+    grandchildren: set[int] = set()
+    for key in sorted(keys13)[::9]:
+        board = book13.board_of(key)
+        grandchildren.update(
+            rules_children(from_codes(openings.DEEP_SHAPE, board.ravel().tolist()))
+        )
+    assert book13.next_keys(np.array(sorted(keys13)[::9], dtype=np.uint64)).tolist() == sorted(
+        grandchildren
+    )
+
+
+@pytest.mark.compiled  # a 14-ply build solves 14-stone positions: the core's work
+def test_a_short_14_ply_build_equals_the_search(tmp_path: Path) -> None:
+    count = book13.build_14(tmp_path / "b.npz", checkpoint=tmp_path / "checkpoint", entries=3)
+    assert not (tmp_path / "checkpoint").exists()
+    with np.load(tmp_path / "b.npz") as built:
+        keys, scores = built["keys"], built["scores"]
+    children = book13.children_keys(openings.deep().codes[:3])
+    assert count == len(keys) > 50
+    assert keys.tolist() == book13.next_keys(np.unique(children[children != 0])).tolist()
+    for key, score in zip(keys.tolist(), scores.tolist(), strict=True):
+        board = book13.board_of(key, 14)
+        assert np.count_nonzero(board) == 14
+        assert RUST.score(board, book=None, threads=1) == score
 
 
 class StopsAfter:

@@ -1,19 +1,21 @@
 """The 13-ply 7x6 book, built here by the search: Pons' score of every child of the 12-ply
 book's entries where nobody has won and the side to move cannot win at once, kept as seven
 scores for each 12-ply entry (``openings.DeepBook``'s ``next_scores``; ``openings.NOT_HELD``
-where a column's child is not one of those).
+where a column's child is not one of those). And the 14-ply positions, the same children one
+stone further, solved the same way.
 
-``build`` finds the children (9,981,176 distinct positions, one of each mirror pair), solves
-them in chunks of ``CHUNK`` in key order on every core (each thread a position at a time, its
-table kept, so that neighbours share what they learn; about 6 hours on 2 cores), writing each
-chunk's scores to a checkpoint folder as it goes, then writes the book whole. A build stopped
-or killed goes on from its checkpoint.
+``build`` finds the children (9,981,176 distinct positions, one of each mirror pair) by the
+rules on whole arrays, solves them in chunks of ``CHUNK`` in key order on every core (each
+thread a position at a time, its table kept, so that neighbours share what they learn; about 6
+hours on 2 cores), writing each chunk's scores to a checkpoint folder as it goes, then writes
+the book whole. A build stopped or killed goes on from its checkpoint. ``build_14`` does the
+same for the 21,675,617 positions of 14 stones (about 9 hours on 2 cores) and writes them as
+keys and scores; no reader of them ships yet.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import multiprocessing
 import os
 import threading
 from pathlib import Path
@@ -28,43 +30,115 @@ from perfectplay._kernel.files import write_whole
 from perfectplay.connect4 import openings
 from perfectplay.connect4.rules import codes_of
 
-__all__ = ["CHUNK", "board_of", "build", "children_keys", "load"]
+__all__ = ["CHUNK", "board_of", "build", "build_14", "children_keys", "load", "next_keys"]
 
 #: Positions a checkpoint file holds (the last one the rest).
 CHUNK = 10_000
 _SHAPE = openings.DEEP_SHAPE
 
 
+_U = np.uint64
+_BOTTOM = _U(_SHAPE.bottom)
+_BOARD = _U(_SHAPE.board)
+_COLUMNS = [_U(_SHAPE.column(col)) for col in range(_SHAPE.width)]
+#: A column's stones read as ``current + mask`` (2**h - 1 plus the side to move's), to its height.
+_HEIGHTS = np.array([(value + 1).bit_length() - 1 for value in range(128)], dtype=np.uint64)
+
+
+def _has_four(stones: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """``Shape.has_four`` of each bitboard."""
+    found = np.zeros(len(stones), dtype=bool)
+    for shift in (1, _SHAPE.height, _SHAPE.height + 1, _SHAPE.height + 2):
+        pairs = stones & (stones >> _U(shift))
+        found |= (pairs & (pairs >> _U(2 * shift))) != 0
+    return found
+
+
+def _mirrored(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """``Shape.mirrored`` of each key."""
+    column, stride, width = _U((1 << _SHAPE.stride) - 1), _SHAPE.stride, _SHAPE.width
+    mirrored = np.zeros(len(keys), dtype=np.uint64)
+    for col in range(width):
+        mirrored |= ((keys >> _U(stride * col)) & column) << _U(stride * (width - 1 - col))
+    return mirrored
+
+
+def _children(
+    current: npt.NDArray[np.uint64], mask: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint64]:
+    """For each position (the side to move's stones and every stone), its seven columns'
+    children as keys (Pons' ``current + mask``, the smaller of the position's and its mirror
+    image's; 0 where the child is not held: the column full, the game over, or the side to
+    move able to win at once), by the rules of ``Shape`` on whole arrays."""
+    landing = (mask + _BOTTOM) & _BOARD
+    keys = np.zeros((len(current), _SHAPE.width), dtype=np.uint64)
+    for col, column in enumerate(_COLUMNS):
+        cell = landing & column
+        child_current, child_mask = current ^ mask, mask | cell
+        held = (cell != 0) & ~_has_four(current | cell)
+        child_landing = (child_mask + _BOTTOM) & _BOARD
+        for reply in _COLUMNS:
+            wins = child_landing & reply
+            held &= ~((wins != 0) & _has_four(child_current | wins))
+        key = child_current + child_mask + _BOTTOM
+        keys[:, col] = np.where(held, np.minimum(key, _mirrored(key)) - _BOTTOM, _U(0))
+    return keys
+
+
+def _stones_of(keys: npt.NDArray[np.uint64]) -> tuple[npt.NDArray[np.uint64], ...]:
+    """The side to move's stones and every stone of each key (``current + mask``)."""
+    mask = np.zeros(len(keys), dtype=np.uint64)
+    column, stride = _U((1 << _SHAPE.stride) - 1), _SHAPE.stride
+    for col in range(_SHAPE.width):
+        height = _HEIGHTS[((keys >> _U(stride * col)) & column).astype(np.intp)]
+        mask |= ((_U(1) << height) - _U(1)) << _U(stride * col)
+    return keys - mask, mask
+
+
 def children_keys(codes: npt.NDArray[np.int32]) -> npt.NDArray[np.uint64]:
     """For each 12-ply code, its seven columns' children as keys (Pons' ``current + mask``,
     the smaller of the position's and its mirror image's; 0 where the child is not held: the
     column full, the game over, or the side to move able to win at once)."""
-    keys = np.zeros((len(codes), 7), dtype=np.uint64)
-    for row, code in enumerate(codes.tolist()):
-        parent = (*openings.deep_stones(code), openings.DEEP_STONES)  # the first player moves
-        for col in _SHAPE.moves(parent):
-            child = _SHAPE.play(parent, col)
-            if not _SHAPE.is_won(child) and not _SHAPE.wins_now(child):
-                keys[row, col] = _SHAPE.book_key(child) - _SHAPE.bottom
-    return keys
+    first, mask = _decode(codes)
+    return _children(first, mask)  # 12 stones: the first player moves
 
 
-def board_of(key: int) -> npt.NDArray[np.uint8]:
-    """The 6x7 cell codes (top row first; 1 the first player's) of a 13-stone key."""
-    mask, stride = 0, _SHAPE.stride
+def next_keys(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """The held children of the positions of ``keys`` (as ``children_keys`` holds them), each
+    once, ascending: the 14-ply book's positions from the 13-ply book's."""
+    found = [np.zeros(0, dtype=np.uint64)]
+    for part in np.array_split(keys, max(1, len(keys) // 500_000)):  # a bounded peak memory
+        children = _children(*_stones_of(part)).reshape(-1)
+        found.append(np.unique(children[children != 0]))
+    return np.unique(np.concatenate(found))
+
+
+def _decode(codes: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.uint64], ...]:
+    """``openings.deep_stones`` of each 12-ply code: the first player's stones and every
+    stone. A code reads column by column from its top bit: 1 then the stone's bit (0 the first
+    player's) for each stone, then a 0 ending the column."""
+    bits = codes.astype(np.int64) & 0xFFFFFFFF
+    first = np.zeros(len(codes), dtype=np.uint64)
+    mask = np.zeros(len(codes), dtype=np.uint64)
+    at = np.full(len(codes), 31, dtype=np.int64)
     for col in range(_SHAPE.width):
-        # current + mask: a column of h stones reads 2**h - 1 plus the side to move's.
-        height = (((key >> (stride * col)) & ((1 << stride) - 1)) + 1).bit_length() - 1
-        mask |= ((1 << height) - 1) << (stride * col)
-    position = (key - mask, mask, openings.DEEP_STONES + 1)
+        for row in range(_SHAPE.height):
+            stone = (at >= 1) & ((bits >> np.maximum(at, 0)) & 1 == 1)
+            firsts = stone & ((bits >> np.maximum(at - 1, 0)) & 1 == 0)
+            cell = _U(_SHAPE.cell(col, row))
+            mask |= np.where(stone, cell, _U(0))
+            first |= np.where(firsts, cell, _U(0))
+            at = np.where(stone, at - 2, at)
+        at -= 1
+    return first, mask
+
+
+def board_of(key: int, stones: int = openings.DEEP_STONES + 1) -> npt.NDArray[np.uint8]:
+    """The 6x7 cell codes (top row first; 1 the first player's) of a key of ``stones``
+    stones (13 by default)."""
+    current, mask = (int(part[0]) for part in _stones_of(np.array([key], dtype=np.uint64)))
+    position = (current, mask, stones)
     return np.array(codes_of(_SHAPE, position), dtype=np.uint8).reshape(6, 7)
-
-
-def _all_children(codes: npt.NDArray[np.int32], processes: int) -> npt.NDArray[np.uint64]:
-    if processes <= 1 or len(codes) < 10_000:
-        return children_keys(codes)
-    with multiprocessing.get_context("spawn").Pool(processes) as pool:
-        return np.concatenate(pool.map(children_keys, np.array_split(codes, 8 * processes)))
 
 
 def _chunk_path(folder: Path, index: int) -> Path:
@@ -96,13 +170,68 @@ def build(
     differ is a ``ValueError``), and removes them once the book is written. ``entries``: only
     the children of the first so many 12-ply entries (the others' columns not held), for a
     build that must be short."""
+    folder = _folder(checkpoint)
+    deep = openings.deep()
+    slots = children_keys(deep.codes if entries is None else deep.codes[:entries]).reshape(-1)
+    keys = np.unique(slots[slots != 0])
+    scores = _solve(keys, openings.DEEP_STONES + 1, folder, threads, progress)
+    held = slots != 0
+    book = np.full(len(deep) * 7, openings.NOT_HELD, dtype=np.int8)
+    book[: len(slots)][held] = scores[np.searchsorted(keys, slots[held])]
+    write_whole(output, lambda file: file.write(book.tobytes()))
+    _remove(folder)
+    return len(keys)
+
+
+def build_14(
+    output: str | os.PathLike[str],
+    *,
+    checkpoint: str | os.PathLike[str],
+    threads: int | None = None,
+    progress: bool = False,
+    entries: int | None = None,
+) -> int:
+    """Solves the 14-ply positions: every held child (as ``children_keys`` holds them) of the
+    13-ply book's positions, 21,675,617 on the whole book. Writes them to ``output`` as a
+    NumPy ``.npz`` of ``keys`` (uint64, ascending, as ``children_keys`` makes them) and
+    ``scores`` (int8, Pons' score of each), and returns how many. ``checkpoint``, the
+    resumption and ``entries`` (the 12-ply entries whose grandchildren are taken) are as
+    ``build``'s."""
+    folder = _folder(checkpoint)
+    codes = openings.deep().codes
+    slots = children_keys(codes if entries is None else codes[:entries]).reshape(-1)
+    keys = next_keys(np.unique(slots[slots != 0]))
+    scores = _solve(keys, openings.DEEP_STONES + 2, folder, threads, progress)
+    write_whole(output, lambda file: np.savez(file, keys=keys, scores=scores))
+    _remove(folder)
+    return len(keys)
+
+
+def _folder(checkpoint: str | os.PathLike[str]) -> Path:
     folder = Path(checkpoint)
     folder.mkdir(parents=True, exist_ok=True)  # before minutes of work: a bad folder fails now
-    deep = openings.deep()
-    codes = deep.codes if entries is None else deep.codes[:entries]
-    workers = threads or os.cpu_count() or 1
-    slots = _all_children(codes, workers).reshape(-1)
-    keys = np.unique(slots[slots != 0])
+    return folder
+
+
+def _remove(folder: Path) -> None:
+    """The checkpoint, once the book it was for is written."""
+    for chunk in folder.glob("chunk_*.npy"):
+        chunk.unlink()
+    (folder / "keys.npy").unlink(missing_ok=True)
+    if not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def _solve(
+    keys: npt.NDArray[np.uint64],
+    stones: int,
+    folder: Path,
+    threads: int | None,
+    progress: bool,
+) -> npt.NDArray[np.int8]:
+    """Pons' score of the position of each key (of ``stones`` stones), solved in chunks of
+    ``CHUNK`` on every core (each thread a position at a time, its table kept), each chunk
+    written to ``folder`` as it is solved and read back from there by a build going on."""
     keys_path = folder / "keys.npy"
     if keys_path.exists():
         kept = np.load(keys_path, allow_pickle=False)
@@ -127,12 +256,13 @@ def build(
         for row, key in enumerate(keys[part].tolist()):
             if stop.is_set():
                 raise KeyboardInterrupt
-            solved[row] = score(board_of(key), threads=1)
+            solved[row] = score(board_of(key, stones), threads=1)
         write_whole(_chunk_path(folder, index), lambda file: np.save(file, solved))
         return part, solved
 
     left = sum(part.stop - part.start for _, part in pending)
-    bar = progress_bar(progress, "connect4 7x6 13-ply book", len(keys), len(keys) - left)
+    bar = progress_bar(progress, f"connect4 7x6 {stones}-ply book", len(keys), len(keys) - left)
+    workers = threads or os.cpu_count() or 1
     pool = concurrent.futures.ThreadPoolExecutor(workers)
     try:
         waiting = {pool.submit(solve, index, part) for index, part in pending}
@@ -151,16 +281,7 @@ def build(
         pool.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
-    held = slots != 0
-    book = np.full(len(deep) * 7, openings.NOT_HELD, dtype=np.int8)
-    book[: len(slots)][held] = scores[np.searchsorted(keys, slots[held])]
-    write_whole(output, lambda file: file.write(book.tobytes()))
-    for index in range(count):
-        _chunk_path(folder, index).unlink(missing_ok=True)
-    keys_path.unlink()
-    if not any(folder.iterdir()):
-        folder.rmdir()
-    return len(keys)
+    return scores
 
 
 def load(path: str | os.PathLike[str]) -> Any:

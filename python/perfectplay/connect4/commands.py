@@ -57,6 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "about 6 hours on 2 cores",
     )
     add_build_arguments(deeper, "FOLDER")
+    deeper_still = actions.add_parser(
+        "build-14ply",
+        help="solve the children of every position of the 13-ply book (7x6), written as keys "
+        "and scores (.npz), about 9 hours on 2 cores",
+    )
+    add_build_arguments(deeper_still, "FOLDER")
     check_file = actions.add_parser(
         "verify",
         help="check FILE (default: the packaged books), and re-solve a sample of its deepest "
@@ -79,19 +85,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_openings(args: argparse.Namespace) -> int:
-    """``perfectplay openings build|build-13ply|verify``."""
+    """``perfectplay openings build|build-13ply|build-14ply|verify``."""
     name = f"perfectplay openings {args.action}"
     try:
-        if args.action == "build-13ply":
+        if args.action in ("build-13ply", "build-14ply"):
             checkpoint = args.checkpoint or f"{args.output}.checkpoint"
             if os.path.exists(checkpoint):
                 print(f"{name}: going on from {checkpoint}", file=sys.stderr)
             started = time.monotonic()
-            count = book13.build(
-                args.output, checkpoint=checkpoint, threads=args.threads, progress=True
+            build, plies = (
+                (book13.build, 13) if args.action == "build-13ply" else (book13.build_14, 14)
             )
+            count = build(args.output, checkpoint=checkpoint, threads=args.threads, progress=True)
             print(
-                f"{name}: the 13-ply book, {count:,} positions, in "
+                f"{name}: the {plies}-ply book, {count:,} positions, in "
                 f"{time.monotonic() - started:.1f} s, saved to {args.output}",
                 file=sys.stderr,
             )
