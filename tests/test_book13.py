@@ -143,7 +143,7 @@ def test_a_stopped_build_goes_on_from_its_checkpoint_to_the_same_book(
         book13.build(tmp_path / "b.book", checkpoint=checkpoint, threads=1, entries=ENTRIES)
     assert not (tmp_path / "b.book").exists()
     kept = sorted(path.name for path in checkpoint.iterdir())
-    assert kept == ["chunk_00000.npy", "chunk_00001.npy", "keys.npy"]
+    assert kept == ["chunk_00000.npy", "chunk_00001.npy", "keys.sha256"]
     monkeypatch.setattr(book13, "implementation", lambda game: SimpleNamespace(score=RUST.score))
     count = book13.build(
         tmp_path / "b.book", checkpoint=checkpoint, threads=2, entries=ENTRIES, progress=True

@@ -16,6 +16,7 @@ keys and scores; no reader of them ships yet.
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
 import os
 import threading
 from pathlib import Path
@@ -217,7 +218,7 @@ def _remove(folder: Path) -> None:
     """The checkpoint, once the book it was for is written."""
     for chunk in folder.glob("chunk_*.npy"):
         chunk.unlink()
-    (folder / "keys.npy").unlink(missing_ok=True)
+    (folder / "keys.sha256").unlink(missing_ok=True)
     if not any(folder.iterdir()):
         folder.rmdir()
 
@@ -231,14 +232,17 @@ def _solve(
 ) -> npt.NDArray[np.int8]:
     """Pons' score of the position of each key (of ``stones`` stones), solved in chunks of
     ``CHUNK`` on every core (each thread a position at a time, its table kept), each chunk
-    written to ``folder`` as it is solved and read back from there by a build going on."""
-    keys_path = folder / "keys.npy"
-    if keys_path.exists():
-        kept = np.load(keys_path, allow_pickle=False)
-        if not np.array_equal(kept, keys):
+    written to ``folder`` as it is solved and read back from there by a build going on (the
+    folder also keeps the keys' SHA-256, so that another build's chunks are refused)."""
+    # The keys' digest, not the keys (173 MB at 14 plies): a build's keys are found again
+    # by the rules in a minute, and the digest tells another build's checkpoint apart.
+    digest = hashlib.sha256(keys.tobytes()).hexdigest()
+    digest_path = folder / "keys.sha256"
+    if digest_path.exists():
+        if digest_path.read_text().strip() != digest:
             raise ValueError(f"{folder} holds another build's checkpoint: remove it or pick one")
     else:
-        write_whole(keys_path, lambda file: np.save(file, keys))
+        write_whole(digest_path, lambda file: file.write(digest.encode()))
     count = -(-len(keys) // CHUNK)
     scores = np.zeros(len(keys), dtype=np.int8)
     pending = []
