@@ -102,17 +102,51 @@ def test_the_children_on_whole_arrays_are_the_rules_children() -> None:
 
 @pytest.mark.compiled  # a 14-ply build solves 14-stone positions: the core's work
 def test_a_short_14_ply_build_equals_the_search(tmp_path: Path) -> None:
-    count = book13.build_14(tmp_path / "b.npz", checkpoint=tmp_path / "checkpoint", entries=3)
+    path = tmp_path / "b.book14"
+    count = book13.build_14(path, checkpoint=tmp_path / "checkpoint", entries=3)
     assert not (tmp_path / "checkpoint").exists()
-    with np.load(tmp_path / "b.npz") as built:
-        keys, scores = built["keys"], built["scores"]
+    book = book13.read_14(path)
     children = book13.children_keys(openings.deep().codes[:3])
-    assert count == len(keys) > 50
-    assert keys.tolist() == book13.next_keys(np.unique(children[children != 0])).tolist()
-    for key, score in zip(keys.tolist(), scores.tolist(), strict=True):
+    keys = book13.next_keys(np.unique(children[children != 0]))
+    assert count == book.keys == len(keys) > 50
+    assert np.count_nonzero(book.scores != openings.NOT_HELD) == count
+    for key in keys.tolist():
         board = book13.board_of(key, 14)
         assert np.count_nonzero(board) == 14
-        assert RUST.score(board, book=None, threads=1) == score
+        assert RUST.score(board, book=None, threads=1) == book.score(key)
+    # The same positions and scores write the same bytes.
+    book13.write_14(
+        tmp_path / "again",
+        keys[::-1].copy(),
+        np.array([book.score(key) for key in keys[::-1].tolist()], dtype=np.int8),
+    )
+    assert (tmp_path / "again").read_bytes() == path.read_bytes()
+
+
+def test_a_14_ply_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
+    keys = np.arange(1, 90_000, 3, dtype=np.uint64)  # enough for an overflow list
+    scores = (np.arange(len(keys)) % 28 - 14).astype(np.int8)
+    path = tmp_path / "b.book14"
+    book13.write_14(path, keys, scores)
+    assert [book13.read_14(path).score(key) for key in keys.tolist()] == scores.tolist()
+    good = path.read_bytes()
+    header = book13._HEADER_14.size
+    _, _, _, _, buckets, overflow, slots = book13._HEADER_14.unpack_from(good)
+    damaged = {
+        "foreign": (b"PK\x03\x04" + good[4:], "is not a 14-ply book"),
+        "short": (good[:-1], f"is {len(good) - 1:,} bytes, not {len(good):,}"),
+        "version": (good[:8] + b"\x02" + good[9:], "of another version or board"),
+        "score": (good[:-1] + bytes([100]), "holds 100, which no position of 14 stones has"),
+    }
+    assert overflow >= 2
+    at = header + buckets
+    swapped = good[at + 4 : at + 8] + good[at : at + 4] + good[at + 8 :]
+    damaged["order"] = (good[:at] + swapped, "overflow list is out of order")
+    for name, (data, message) in damaged.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(ValueError, match=message):
+            book13.read_14(tmp_path / name)
+    assert slots == len(good) - header - buckets - 6 * overflow
 
 
 class StopsAfter:

@@ -10,6 +10,7 @@ pub mod columns;
 pub mod driver;
 pub mod error;
 pub mod memory;
+pub mod perfect_hash;
 pub mod pool;
 pub mod random;
 pub mod score;

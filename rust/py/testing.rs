@@ -2,6 +2,7 @@
 //! tests and benchmarks only (not part of the public API or its stub).
 
 use crate::engine::error::Error;
+use crate::engine::perfect_hash::PerfectHash;
 use crate::games::connect4;
 use crate::games::footholds::call::NODE_LIMIT;
 use crate::games::footholds::plain;
@@ -39,5 +40,28 @@ bindings! {
     fn plain_connect4(_py, position; options = &["width", "height"]) -> (i32, i8, u32) {
         let size = (options.width, options.height);
         connect4::plain::plain_of(&to_item(position)?, size).map_err(PyErr::from)
+    }
+
+    /// The slots ``rust/engine/perfect_hash.rs`` gives ``keys`` under a perfect hash's columns
+    /// (``perfectplay._kernel.perfect_hash.PerfectHash``'s), -1 where its overflow list lacks
+    /// the key's bucket: the twin's slots must be these.
+    fn perfect_hash_slots(
+        _py,
+        pilots: Vec<u8>,
+        overflow_buckets: Vec<u32>,
+        overflow_pilots: Vec<u16>,
+        slots: u32,
+        keys: Vec<u64>
+    ) -> Vec<i64> {
+        let hash = PerfectHash {
+            pilots: &pilots,
+            overflow_buckets: &overflow_buckets,
+            overflow_pilots: &overflow_pilots,
+            slots,
+        };
+        Ok(keys
+            .iter()
+            .map(|&key| hash.slot(key).map_or(-1, |slot| slot as i64))
+            .collect())
     }
 }

@@ -10,10 +10,18 @@ def build_tictactoe_table() -> int: ...
 def plain_connect4(
     position: Any, *, width: int | None = None, height: int | None = None
 ) -> tuple[int, int, int]: ...
+def perfect_hash_slots(
+    pilots: list[int],
+    overflow_buckets: list[int],
+    overflow_pilots: list[int],
+    slots: int,
+    keys: list[int],
+) -> list[int]: ...
 
 __all__ = [
     "backtrack_footholds",
     "build_tictactoe_table",
     "exhaustive_mnk",
+    "perfect_hash_slots",
     "plain_connect4",
 ]
