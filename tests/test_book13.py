@@ -105,7 +105,7 @@ def test_a_short_14_ply_build_equals_the_search(tmp_path: Path) -> None:
     path = tmp_path / "b.book14"
     count = book13.build_14(path, checkpoint=tmp_path / "checkpoint", entries=3)
     assert not (tmp_path / "checkpoint").exists()
-    book = book13.read_14(path)
+    book = openings.read_14(path)
     children = book13.children_keys(openings.deep().codes[:3])
     keys = book13.next_keys(np.unique(children[children != 0]))
     assert count == book.keys == len(keys) > 50
@@ -115,7 +115,7 @@ def test_a_short_14_ply_build_equals_the_search(tmp_path: Path) -> None:
         assert np.count_nonzero(board) == 14
         assert RUST.score(board, book=None, threads=1) == book.score(key)
     # The same positions and scores write the same bytes.
-    book13.write_14(
+    openings.write_14(
         tmp_path / "again",
         keys[::-1].copy(),
         np.array([book.score(key) for key in keys[::-1].tolist()], dtype=np.int8),
@@ -127,11 +127,11 @@ def test_a_14_ply_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
     keys = np.arange(1, 90_000, 3, dtype=np.uint64)  # enough for an overflow list
     scores = (np.arange(len(keys)) % 28 - 14).astype(np.int8)
     path = tmp_path / "b.book14"
-    book13.write_14(path, keys, scores)
-    assert [book13.read_14(path).score(key) for key in keys.tolist()] == scores.tolist()
+    openings.write_14(path, keys, scores)
+    assert [openings.read_14(path).score(key) for key in keys.tolist()] == scores.tolist()
     good = path.read_bytes()
-    header = book13._HEADER_14.size
-    _, _, _, _, buckets, overflow, slots = book13._HEADER_14.unpack_from(good)
+    header = openings._HEADER_14.size
+    _, _, _, _, buckets, overflow, slots = openings._HEADER_14.unpack_from(good)
     damaged = {
         "foreign": (b"PK\x03\x04" + good[4:], "is not a 14-ply book"),
         "short": (good[:-1], f"is {len(good) - 1:,} bytes, not {len(good):,}"),
@@ -145,7 +145,7 @@ def test_a_14_ply_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
     for name, (data, message) in damaged.items():
         (tmp_path / name).write_bytes(data)
         with pytest.raises(ValueError, match=message):
-            book13.read_14(tmp_path / name)
+            openings.read_14(tmp_path / name)
     assert slots == len(good) - header - buckets - 6 * overflow
 
 

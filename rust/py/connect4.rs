@@ -2,8 +2,9 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::Result as CoreResult;
+use crate::engine::perfect_hash::PerfectHash;
 use crate::engine::pool::Monitor;
-use crate::games::connect4::book::{Books, DeepBook, OwnedBooks};
+use crate::games::connect4::book::{Books, DeepBook, Fourteen, OwnedBooks};
 use crate::games::connect4::call::{self, BATCH, Call, POSITION};
 use crate::games::connect4::{self as game, DEFAULT, Shape, search};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
@@ -128,6 +129,24 @@ struct DeepArrays<'py> {
     /// The 13-ply book's scores, when it has one (a look-alike may lack the attribute).
     #[pyo3(default)]
     next_scores: Option<PyReadonlyArray1<'py, i8>>,
+    /// The 14-ply book (`openings.Book14`), when it has one.
+    #[pyo3(default)]
+    fourteen: Option<FourteenArrays<'py>>,
+}
+
+#[derive(FromPyObject)]
+struct FourteenArrays<'py> {
+    hash: HashArrays<'py>,
+    scores: PyReadonlyArray1<'py, i8>,
+}
+
+/// A `perfectplay._kernel.perfect_hash.PerfectHash`'s columns.
+#[derive(FromPyObject)]
+struct HashArrays<'py> {
+    pilots: PyReadonlyArray1<'py, u8>,
+    overflow_buckets: PyReadonlyArray1<'py, u32>,
+    overflow_pilots: PyReadonlyArray1<'py, u16>,
+    slots: u32,
 }
 
 impl BookArrays<'_> {
@@ -138,10 +157,23 @@ impl BookArrays<'_> {
                     Some(next) => Some(next.as_slice()?),
                     None => None,
                 };
+                let fourteen = match &deep.fourteen {
+                    Some(book) => Some(Fourteen {
+                        hash: PerfectHash {
+                            pilots: book.hash.pilots.as_slice()?,
+                            overflow_buckets: book.hash.overflow_buckets.as_slice()?,
+                            overflow_pilots: book.hash.overflow_pilots.as_slice()?,
+                            slots: book.hash.slots,
+                        },
+                        scores: book.scores.as_slice()?,
+                    }),
+                    None => None,
+                };
                 Some(DeepBook {
                     codes: deep.codes.as_slice()?,
                     scores: deep.scores.as_slice()?,
                     next,
+                    fourteen,
                 })
             }
             None => None,

@@ -10,8 +10,8 @@ thread a position at a time, its table kept, so that neighbours share what they 
 hours on 2 cores), writing each chunk's scores to a checkpoint folder as it goes, then writes
 the book whole. A build stopped or killed goes on from its checkpoint. ``build_14`` does the
 same for the 21,675,617 positions of 14 stones (about 9 hours on 2 cores) and writes them as
-a book file of its own (``write_14``, ``read_14``): no keys, one score a slot of a perfect hash
-of the positions' keys, since the rules tell which positions it holds. No search reads it yet.
+a book file of its own (``openings.write_14``): no keys, one score a slot of a perfect hash of
+the positions' keys, since the rules tell which positions it holds.
 """
 
 from __future__ import annotations
@@ -19,33 +19,27 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import os
-import struct
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from perfectplay._kernel import perfect_hash
 from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.batch import progress_bar
-from perfectplay._kernel.files import open_regular, write_whole
+from perfectplay._kernel.files import write_whole
 from perfectplay.connect4 import openings
 from perfectplay.connect4.rules import codes_of
 
 __all__ = [
     "CHUNK",
-    "Book14",
     "board_of",
     "build",
     "build_14",
     "children_keys",
     "load",
     "next_keys",
-    "read_14",
-    "write_14",
 ]
 
 #: Positions a checkpoint file holds (the last one the rest).
@@ -207,104 +201,18 @@ def build_14(
     progress: bool = False,
     entries: int | None = None,
 ) -> int:
-    """Builds the 14-ply book into ``output`` (``write_14``'s file): Pons' score of every held
-    child (as ``children_keys`` holds them) of the 13-ply book's positions, 21,675,617 on the
-    whole book, and returns how many. ``checkpoint``, the resumption and ``entries`` (the
-    12-ply entries whose grandchildren are taken) are as ``build``'s."""
+    """Builds the 14-ply book into ``output`` (``openings.write_14``'s file): Pons' score of
+    every held child (as ``children_keys`` holds them) of the 13-ply book's positions,
+    21,675,617 on the whole book, and returns how many. ``checkpoint``, the resumption and
+    ``entries`` (the 12-ply entries whose grandchildren are taken) are as ``build``'s."""
     folder = _folder(checkpoint)
     codes = openings.deep().codes
     slots = children_keys(codes if entries is None else codes[:entries]).reshape(-1)
     keys = next_keys(np.unique(slots[slots != 0]))
     scores = _solve(keys, openings.DEEP_STONES + 2, folder, threads, progress)
-    write_14(output, keys, scores)
+    openings.write_14(output, keys, scores)
     _remove(folder)
     return len(keys)
-
-
-#: The 14-ply book's file: magic, format version, stones, keys, buckets, overflow pilots and
-#: slots, then the pilots (uint8), the overflow list's buckets (uint32) and pilots (uint16) and
-#: a score a slot (int8, ``openings.NOT_HELD`` in a slot no key has), all little-endian.
-MAGIC_14 = b"PPC4H14\n"
-_HEADER_14 = struct.Struct("<8sIIQQQQ")
-
-
-@dataclass(frozen=True)
-class Book14:
-    """A 14-ply book: the perfect hash of its positions' keys and a score a slot. Which
-    positions it holds is the rules' to say (``next_keys``): a key outside them gets some
-    slot's score."""
-
-    hash: perfect_hash.PerfectHash
-    scores: npt.NDArray[np.int8]
-    keys: int
-
-    def score(self, key: int) -> int:
-        """The score of the position of ``key`` (one the book holds)."""
-        return int(self.scores[perfect_hash.slot(self.hash, key)])
-
-
-def write_14(
-    path: str | os.PathLike[str], keys: npt.NDArray[np.uint64], scores: npt.NDArray[np.int8]
-) -> None:
-    """Writes the 14-ply book of ``keys`` (distinct) and their ``scores`` to ``path``, whole
-    or not at all. The same keys and scores write the same bytes."""
-    table, slot_of = perfect_hash.build(keys)
-    by_slot = np.full(table.slots, openings.NOT_HELD, dtype=np.int8)
-    by_slot[slot_of] = scores
-    header = _HEADER_14.pack(
-        MAGIC_14,
-        1,
-        openings.DEEP_STONES + 2,
-        len(keys),
-        len(table.pilots),
-        len(table.overflow_buckets),
-        table.slots,
-    )
-    parts = (
-        table.pilots,
-        table.overflow_buckets.astype("<u4"),
-        table.overflow_pilots.astype("<u2"),
-        by_slot,
-    )
-    write_whole(path, lambda file: file.write(header + b"".join(p.tobytes() for p in parts)))
-
-
-def read_14(path: str | os.PathLike[str]) -> Book14:
-    """The 14-ply book in ``path``, read in place: a ``ValueError`` naming the file when it is
-    not one (its header, its length, an overflow list out of order, or a score no position of
-    14 stones has)."""
-    path = os.fspath(path)
-    with open_regular(path) as file:
-        data = file.read()
-    where = f"the 14-ply opening book {path}"
-    if len(data) < _HEADER_14.size or data[:8] != MAGIC_14:
-        raise ValueError(f"{where} is not a 14-ply book (its first bytes): build it again")
-    _, version, stones, keys, buckets, overflow, slots = _HEADER_14.unpack_from(data)
-    if (version, stones) != (1, openings.DEEP_STONES + 2) or not 0 < keys <= slots < 1 << 32:
-        raise ValueError(f"{where} is of another version or board: build it again")
-    size = _HEADER_14.size + buckets + 6 * overflow + slots
-    if len(data) != size:
-        raise ValueError(f"{where} is {len(data):,} bytes, not {size:,}: build it again")
-    at = _HEADER_14.size
-    pilots = np.frombuffer(data, np.uint8, buckets, at)
-    overflow_buckets = np.frombuffer(data, "<u4", overflow, at + buckets).astype(np.uint32)
-    overflow_pilots = np.frombuffer(data, "<u2", overflow, at + buckets + 4 * overflow)
-    scores = np.frombuffer(data, np.int8, slots, at + buckets + 6 * overflow)
-    if np.any(np.diff(overflow_buckets.astype(np.int64)) <= 0) or np.any(
-        overflow_buckets >= buckets
-    ):
-        raise ValueError(f"{where}: its overflow list is out of order: build it again")
-    # Held at 14 stones: the side to move cannot win at once, so -14 to 13.
-    bad = np.flatnonzero(((scores < -14) | (scores > 13)) & (scores != openings.NOT_HELD))
-    if len(bad):
-        raise ValueError(
-            f"{where}: slot {int(bad[0]):,} holds {int(scores[bad[0]])}, which "
-            "no position of 14 stones has: build it again"
-        )
-    table = perfect_hash.PerfectHash(
-        pilots, overflow_buckets, overflow_pilots.astype(np.uint16), slots
-    )
-    return Book14(table, scores, keys)
 
 
 def _folder(checkpoint: str | os.PathLike[str]) -> Path:

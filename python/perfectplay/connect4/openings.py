@@ -50,13 +50,14 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import resources, util
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from perfectplay._kernel import score
+from perfectplay._kernel import perfect_hash, score
 from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.batch import progress_bar
 from perfectplay._kernel.files import open_regular, write_whole
@@ -250,6 +251,7 @@ class DeepBook:
         path: str,
         next_scores: npt.NDArray[np.int8] | None = None,
         next_path: str | None = None,
+        fourteen: Book14 | None = None,
     ):
         # The compiled core reads them in place, by dtype (the twin would read any).
         _check_array(f"{path}: codes", codes, np.int32)
@@ -271,12 +273,23 @@ class DeepBook:
                     f"which no position of 13 stones has"
                 )
             next_scores.flags.writeable = False
+        if fourteen is not None:
+            if next_scores is None:
+                raise ValueError("a 14-ply book is read through the 13-ply book: attach both")
+            if fourteen.keys != FOURTEEN_POSITIONS:
+                # Its positions are told by the rules: a part of the book would answer the
+                # positions it leaves out with other positions' scores.
+                raise ValueError(
+                    f"{fourteen.path}: the 14-ply book holds {fourteen.keys:,} positions, not "
+                    f"{FOURTEEN_POSITIONS:,}: only the whole book can be read"
+                )
         codes.flags.writeable = scores.flags.writeable = False
         self.codes, self.scores, self.path = codes, scores, path
         self.next_scores, self.next_path = next_scores, next_path
+        self.fourteen = fourteen
 
     def __setattr__(self, name: str, value: Any) -> None:
-        _refuse_change(self, name, ("codes", "scores", "next_scores"))
+        _refuse_change(self, name, ("codes", "scores", "next_scores", "fourteen"))
         super().__setattr__(name, value)
 
     def __len__(self) -> int:
@@ -287,6 +300,8 @@ class DeepBook:
         if self.next_scores is not None:
             where = "" if self.next_path is None else f" {self.next_path!r}"
             deeper = f", and a 13-ply book{where}"
+        if self.fourteen is not None:
+            deeper += f", and a 14-ply book {self.fourteen.path!r}"
         return (
             f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}"
             f"{deeper}>"
@@ -301,6 +316,8 @@ class DeepBook:
             return None if found is None else int(self.scores[found[0]])
         if position[2] == self.stones + 1 and self.next_scores is not None:
             return self._next_score(position, self.next_scores)
+        if position[2] == self.stones + 2 and self.fourteen is not None:
+            return self._fourteen_score(position, self.fourteen)
         return None
 
     def _find(self, position: Position) -> tuple[int, bool] | None:
@@ -329,6 +346,21 @@ class DeepBook:
             score = int(next_scores[7 * at + (6 - col if mirrored else col)])
             if score != NOT_HELD:
                 return score
+        return None
+
+    def _fourteen_score(self, position: Position, fourteen: Book14) -> int | None:
+        """The 14-ply book's score of a position it holds: one whose side to move cannot win
+        at once, with a parent (the second player's top stone taken off) the 13-ply book
+        holds. Its key's slot holds the score; no key is stored, so the rules decide."""
+        current, mask, moves = position
+        if DEEP_SHAPE.wins_now(position):
+            return None
+        second = current ^ mask  # 14 stones: the second player moved last
+        for col in range(DEEP_SHAPE.width):
+            top = _top(DEEP_SHAPE, mask, col)
+            if top & second and self.get((second ^ top, mask ^ top, moves - 1)) is not None:
+                score = fourteen.score(DEEP_SHAPE.book_key(position) - DEEP_SHAPE.bottom)
+                return None if score == NOT_HELD else score
         return None
 
     def verify(self, sample: int = 16, *, seed: int = 0, threads: Any = None) -> None:
@@ -513,6 +545,116 @@ def with_next(
     # Read in place: the bytes are already immutable, and both backends only read them.
     slots = np.frombuffer(data, dtype=np.int8)
     return DeepBook(deep.codes, deep.scores, deep.path, next_scores=slots, next_path=path)
+
+
+#: The 14-ply book's file: magic, format version, stones, keys, buckets, overflow pilots and
+#: slots, then the pilots (uint8), the overflow list's buckets (uint32) and pilots (uint16) and
+#: a score a slot (int8, ``NOT_HELD`` in a slot no key has), all little-endian.
+MAGIC_14 = b"PPC4H14\n"
+_HEADER_14 = struct.Struct("<8sIIQQQQ")
+
+
+@dataclass(frozen=True)
+class Book14:
+    """A 14-ply book: the perfect hash of its positions' keys and a score a slot. Which
+    positions it holds is the rules' to say (``next_keys``): a key outside them gets some
+    slot's score."""
+
+    hash: perfect_hash.PerfectHash
+    scores: npt.NDArray[np.int8]
+    keys: int
+    path: str
+
+    def score(self, key: int) -> int:
+        """The score of the position of ``key`` (one the book holds)."""
+        return int(self.scores[perfect_hash.slot(self.hash, key)])
+
+
+def write_14(
+    path: str | os.PathLike[str], keys: npt.NDArray[np.uint64], scores: npt.NDArray[np.int8]
+) -> None:
+    """Writes the 14-ply book of ``keys`` (distinct) and their ``scores`` to ``path``, whole
+    or not at all. The same keys and scores write the same bytes."""
+    table, slot_of = perfect_hash.build(keys)
+    by_slot = np.full(table.slots, NOT_HELD, dtype=np.int8)
+    by_slot[slot_of] = scores
+    header = _HEADER_14.pack(
+        MAGIC_14,
+        1,
+        DEEP_STONES + 2,
+        len(keys),
+        len(table.pilots),
+        len(table.overflow_buckets),
+        table.slots,
+    )
+    parts = (
+        table.pilots,
+        table.overflow_buckets.astype("<u4"),
+        table.overflow_pilots.astype("<u2"),
+        by_slot,
+    )
+    write_whole(path, lambda file: file.write(header + b"".join(p.tobytes() for p in parts)))
+
+
+def read_14(path: str | os.PathLike[str], *, sha256: str | None = None) -> Book14:
+    """The 14-ply book in ``path``, read in place: a ``ValueError`` naming the file when it is
+    not one (its header, its length, an overflow list out of order, or a score no position of
+    14 stones has)."""
+    path = os.fspath(path)
+    with open_regular(path) as file:
+        data = file.read()
+    where = f"the 14-ply opening book {path}"
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{where} is not the one this perfectplay shipped: {_REFETCH}")
+    if len(data) < _HEADER_14.size or data[:8] != MAGIC_14:
+        raise ValueError(f"{where} is not a 14-ply book (its first bytes): build it again")
+    _, version, stones, keys, buckets, overflow, slots = _HEADER_14.unpack_from(data)
+    if (version, stones) != (1, DEEP_STONES + 2) or not 0 < keys <= slots < 1 << 32:
+        raise ValueError(f"{where} is of another version or board: build it again")
+    size = _HEADER_14.size + buckets + 6 * overflow + slots
+    if len(data) != size:
+        raise ValueError(f"{where} is {len(data):,} bytes, not {size:,}: build it again")
+    at = _HEADER_14.size
+    pilots = np.frombuffer(data, np.uint8, buckets, at)
+    overflow_buckets = np.frombuffer(data, "<u4", overflow, at + buckets).astype(np.uint32)
+    overflow_pilots = np.frombuffer(data, "<u2", overflow, at + buckets + 4 * overflow)
+    scores = np.frombuffer(data, np.int8, slots, at + buckets + 6 * overflow)
+    if np.any(np.diff(overflow_buckets.astype(np.int64)) <= 0) or np.any(
+        overflow_buckets >= buckets
+    ):
+        raise ValueError(f"{where}: its overflow list is out of order: build it again")
+    # Held at 14 stones: the side to move cannot win at once, so -14 to 13.
+    bad = np.flatnonzero(((scores < -14) | (scores > 13)) & (scores != NOT_HELD))
+    if len(bad):
+        raise ValueError(
+            f"{where}: slot {int(bad[0]):,} holds {int(scores[bad[0]])}, which "
+            "no position of 14 stones has: build it again"
+        )
+    overflow_pilots = overflow_pilots.astype(np.uint16)
+    table = perfect_hash.PerfectHash(pilots, overflow_buckets, overflow_pilots, slots)
+    for array in (overflow_buckets, overflow_pilots):
+        array.flags.writeable = False
+    return Book14(table, scores, keys, path)
+
+
+#: The positions of the 14-ply book: every held child of the 13-ply book's positions.
+FOURTEEN_POSITIONS = 21_675_617
+
+
+def with_fourteen(
+    deep: DeepBook, path: str | os.PathLike[str], *, sha256: str | None = None
+) -> DeepBook:
+    """``deep`` (with its 13-ply book) with the 14-ply book in ``path`` attached
+    (``fourteen``): a ``ValueError`` naming the file when it is not a whole 14-ply book (or,
+    given ``sha256``, not the file of that SHA-256)."""
+    return DeepBook(
+        deep.codes,
+        deep.scores,
+        deep.path,
+        next_scores=deep.next_scores,
+        next_path=deep.next_path,
+        fourteen=read_14(path, sha256=sha256),
+    )
 
 
 def next_path() -> str:

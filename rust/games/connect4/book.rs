@@ -5,8 +5,11 @@
 //! `bitbully-databases`): Pons' score of every position of exactly 12 stones where nobody has
 //! won and the side to move cannot win at once, a mirror image once, under its own keys; and
 //! a 13-ply book attached to it when given (`perfectplay openings build-13ply`): the scores of
-//! each entry's children, seven an entry, read through the parent.
+//! each entry's children, seven an entry, read through the parent; and a 14-ply book attached
+//! to both (`perfectplay openings build-14ply`): a score a slot of a perfect hash of its
+//! positions' keys, which the rules and the 13-ply book tell apart.
 
+use crate::engine::perfect_hash::PerfectHash;
 use crate::games::connect4::{Position, Shape, top_stone};
 
 /// A book's columns, borrowed: keys in increasing order and their scores.
@@ -47,6 +50,15 @@ pub struct DeepBook<'a> {
     pub codes: &'a [i32],
     pub scores: &'a [i8],
     pub next: Option<&'a [i8]>,
+    pub fourteen: Option<Fourteen<'a>>,
+}
+
+/// The 14-ply book, borrowed: the perfect hash of its positions' keys (`current + mask`, the
+/// smaller of a mirror pair's) and a score a slot ([`NOT_HELD`] in a slot no position has).
+#[derive(Clone, Copy)]
+pub struct Fourteen<'a> {
+    pub hash: PerfectHash<'a>,
+    pub scores: &'a [i8],
 }
 
 impl DeepBook<'_> {
@@ -81,6 +93,23 @@ impl DeepBook<'_> {
             let score = *next.get(at * shape.width as usize + column as usize)?;
             (score != NOT_HELD).then_some(i32::from(score))
         })
+    }
+
+    /// The 14-ply book's score of a 7x6 position of 14 stones it holds: one whose side to
+    /// move cannot win at once, with a parent the 13-ply book holds. No key is stored, so the
+    /// rules decide which positions it holds. Out of line, as `next_score`.
+    #[cold]
+    #[inline(never)]
+    pub fn fourteen_score(&self, shape: &Shape, p: &Position) -> Option<i32> {
+        let fourteen = self.fourteen?;
+        if p.wins_somewhere(shape) {
+            return None;
+        }
+        parents(shape, p).find(|(_, parent)| self.next_score(shape, parent).is_some())?;
+        let key = p.key(shape);
+        let key = key.min(shape.mirrored_key(key)) - shape.bottom;
+        let score = *fourteen.scores.get(fourteen.hash.slot(key)?)?;
+        (score != NOT_HELD).then_some(i32::from(score))
     }
 }
 
@@ -127,11 +156,21 @@ pub struct OwnedBooks {
     pub deep: Option<OwnedDeepBook>,
 }
 
-/// The 12-ply book's codes and scores, and the 13-ply book's scores, owned by the core.
+/// The 12-ply book's codes and scores, and the 13-ply and 14-ply books', owned by the core.
 pub struct OwnedDeepBook {
     codes: Vec<i32>,
     scores: Vec<i8>,
     next: Option<Vec<i8>>,
+    fourteen: Option<OwnedFourteen>,
+}
+
+/// The 14-ply book's columns, owned by the core.
+struct OwnedFourteen {
+    pilots: Vec<u8>,
+    overflow_buckets: Vec<u32>,
+    overflow_pilots: Vec<u16>,
+    slots: u32,
+    scores: Vec<i8>,
 }
 
 impl OwnedBooks {
@@ -148,6 +187,13 @@ impl OwnedBooks {
                 codes: deep.codes.to_vec(),
                 scores: deep.scores.to_vec(),
                 next: deep.next.map(<[i8]>::to_vec),
+                fourteen: deep.fourteen.map(|book| OwnedFourteen {
+                    pilots: book.hash.pilots.to_vec(),
+                    overflow_buckets: book.hash.overflow_buckets.to_vec(),
+                    overflow_pilots: book.hash.overflow_pilots.to_vec(),
+                    slots: book.hash.slots,
+                    scores: book.scores.to_vec(),
+                }),
             }),
         }
     }
@@ -163,6 +209,15 @@ impl OwnedBooks {
                 codes: &deep.codes,
                 scores: &deep.scores,
                 next: deep.next.as_deref(),
+                fourteen: deep.fourteen.as_ref().map(|book| Fourteen {
+                    hash: PerfectHash {
+                        pilots: &book.pilots,
+                        overflow_buckets: &book.overflow_buckets,
+                        overflow_pilots: &book.overflow_pilots,
+                        slots: book.slots,
+                    },
+                    scores: &book.scores,
+                }),
             }),
         }
     }
@@ -196,6 +251,15 @@ impl<'a> Books<'a> {
                 "the 13-ply book's scores are not 7 for each entry of the 12-ply book"
             );
         }
+        if deep.is_some_and(|d| {
+            d.fourteen.is_some_and(|book| {
+                d.next.is_none() || book.scores.len() != book.hash.slots as usize
+            })
+        }) {
+            return crate::engine::error::malformed!(
+                "the 14-ply book needs the 13-ply book and a score for each of its slots"
+            );
+        }
         Ok(Books {
             opening: Some(Book {
                 keys,
@@ -218,12 +282,12 @@ impl<'a> Books<'a> {
     pub fn score(&self, shape: &Shape, p: &Position) -> Option<i32> {
         let score = match (self.opening, self.deep) {
             (Some(book), _) if p.moves <= book.depth => book.score(shape, p),
-            // 12 or 13 stones in one comparison: most nodes are past both.
-            (_, Some(deep)) if p.moves.wrapping_sub(DEEP_STONES) <= 1 => {
-                if p.moves == DEEP_STONES {
-                    deep.score(p)
-                } else {
-                    deep.next_score(shape, p)
+            // 12 to 14 stones in one comparison: most nodes are past them.
+            (_, Some(deep)) if p.moves.wrapping_sub(DEEP_STONES) <= 2 => {
+                match p.moves - DEEP_STONES {
+                    0 => deep.score(p),
+                    1 => deep.next_score(shape, p),
+                    _ => deep.fourteen_score(shape, p),
                 }
             }
             _ => None,
@@ -240,18 +304,20 @@ impl<'a> Books<'a> {
         allowed.contains(&score).then_some(score)
     }
 
-    /// A lower bound of the score of a position one stone past the deepest book (the 12-ply
-    /// or the 13-ply), from the book's scores of the positions it follows (one for each top
+    /// A lower bound of the score of a position one stone past the deepest book (the 12-ply,
+    /// the 13-ply or the 14-ply), from the book's scores of the positions it follows (one for each top
     /// stone of the player who moved last): the side to move there chose among moves that
     /// include this one, so this position's score is at least minus theirs. None off that
     /// ply or without the books.
     #[inline(always)]
     pub fn parents_bound(&self, shape: &Shape, p: &Position) -> Option<i32> {
-        // 13 or 14 stones in one comparison first: this is asked at every node.
-        if p.moves.wrapping_sub(DEEP_STONES + 1) > 1 {
+        // 13 to 15 stones in one comparison first: this is asked at every node.
+        if p.moves.wrapping_sub(DEEP_STONES + 1) > 2 {
             return None;
         }
-        let deepest = DEEP_STONES + u32::from(self.deep?.next.is_some());
+        let deep = self.deep?;
+        let deepest =
+            DEEP_STONES + u32::from(deep.next.is_some()) + u32::from(deep.fourteen.is_some());
         if p.moves != deepest + 1 {
             return None;
         }
