@@ -30,13 +30,24 @@ def short_book(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarr
     return folder / "short.book14", np.unique(children[children != 0])
 
 
-def attached(path: Path, monkeypatch: pytest.MonkeyPatch) -> openings.Book:
-    """The packaged books with the short 14-ply book attached: only a whole one is taken, so
-    the count it is checked against is the short build's here (the tests ask it only of its
-    own positions, and of positions the rules leave out)."""
+def short_deep(path: Path, monkeypatch: pytest.MonkeyPatch) -> openings.DeepBook:
+    """The 12-ply book with the 13-ply book cut to the first entries' children and the short
+    14-ply book attached: a whole small world, where the rules and the 13-ply book tell the
+    short book's positions exactly. Only a whole 14-ply book is taken, so the count it is
+    checked against is the short build's here."""
     monkeypatch.setattr(openings, "FOURTEEN_POSITIONS", openings.read_14(path).keys)
-    deep = openings.with_fourteen(openings.deep(), path)
+    deep = openings.deep()
+    assert deep.next_scores is not None
+    cut = deep.next_scores.copy()
+    cut[7 * ENTRIES :] = openings.NOT_HELD
+    fourteen = openings.read_14(path)
+    return openings.DeepBook(deep.codes, deep.scores, deep.path, cut, "cut", fourteen)
+
+
+def attached(path: Path, monkeypatch: pytest.MonkeyPatch) -> openings.Book:
+    """The packaged book with ``short_deep`` attached."""
     packaged = openings.packaged()
+    deep = short_deep(path, monkeypatch)
     return openings.Book(7, 6, packaged.depth, packaged.keys, packaged.scores, deep=deep)
 
 
@@ -118,6 +129,26 @@ def one_node(backend: Any, board: np.ndarray, book: openings.Book | None) -> int
         return "over the node limit"
 
 
+@pytest.mark.compiled  # verify re-solves 14-stone positions by the search alone
+def test_verify_re_solves_its_positions_and_names_a_flipped_score(
+    short_book: tuple[Path, np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = short_book
+    deep = short_deep(path, monkeypatch)
+    deep.verify(30, seed=1)
+    assert deep.fourteen is not None
+    scores = deep.fourteen.scores.copy()
+    held = np.flatnonzero(scores != openings.NOT_HELD)
+    scores[held] = np.where(scores[held] > 0, -scores[held], 1 - scores[held])  # every one
+    flipped = openings.Book14(deep.fourteen.hash, scores, deep.fourteen.keys, "flipped")
+    altered = openings.DeepBook(
+        deep.codes, deep.scores, deep.path, deep.next_scores, "cut", flipped
+    )
+    with pytest.raises(ValueError, match=r"^flipped: 14-ply slot [\d,]+ \(.{47}\) scores "):
+        altered.verify(30, seed=1)
+
+
+@pytest.mark.compiled  # the short book is built by the core's search
 def test_a_part_of_the_book_without_the_13_ply_book_or_not_the_shipped_file_is_refused(
     short_book: tuple[Path, np.ndarray],
 ) -> None:

@@ -365,8 +365,8 @@ class DeepBook:
 
     def verify(self, sample: int = 16, *, seed: int = 0, threads: Any = None) -> None:
         """Re-solves ``sample`` entries drawn at random (seeded) with the search alone, and as
-        many of the 13-ply book's when it is attached; a ``ValueError`` naming the first that
-        disagrees."""
+        many of the 13-ply and 14-ply books' when they are attached; a ``ValueError`` naming
+        the first that disagrees."""
         if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
             raise ValueError(f"sample must be an int of at least 0, got {sample!r}")
         rng = np.random.default_rng(seed)
@@ -384,6 +384,39 @@ class DeepBook:
                 boards.append(board)
             path = self.next_path or self.path
             self._re_solve(boards, self.next_scores[slots], self.stones + 1, threads, path, slots)
+        if self.fourteen is not None:
+            self._verify_fourteen(self.fourteen, sample, rng, threads)
+
+    def _verify_fourteen(
+        self, fourteen: Book14, sample: int, rng: np.random.Generator, threads: Any
+    ) -> None:
+        """Re-solves ``sample`` positions of the 14-ply book: a held child of each of as many
+        13-ply positions drawn at random (the book keeps no keys to draw from)."""
+        assert self.next_scores is not None  # a 14-ply book is read through the 13-ply one
+        held = np.flatnonzero(self.next_scores != NOT_HELD)
+        boards, scores, slots = [], [], []
+        for slot in rng.choice(held, size=min(sample, len(held)), replace=False).tolist():
+            first, mask = deep_stones(int(self.codes[slot // 7]))
+            parent = DEEP_SHAPE.play((first, mask, self.stones), slot % 7)
+            for col in rng.permutation(DEEP_SHAPE.width).tolist():
+                if col not in DEEP_SHAPE.moves(parent):
+                    continue
+                child = DEEP_SHAPE.play(parent, col)
+                score = self.get(child)
+                if score is not None:
+                    boards.append(_rows(codes_of(DEEP_SHAPE, child)))
+                    scores.append(score)
+                    key = DEEP_SHAPE.book_key(child) - DEEP_SHAPE.bottom
+                    slots.append(perfect_hash.slot(fourteen.hash, key))
+                    break
+        self._re_solve(
+            boards,
+            np.array(scores, dtype=np.int8),
+            self.stones + 2,
+            threads,
+            fourteen.path,
+            np.array(slots, dtype=np.intp),
+        )
 
     @staticmethod
     def _re_solve(
@@ -407,7 +440,9 @@ class DeepBook:
             found = _pons(int(value), int(plies), stones, DEEP_SHAPE.width * DEEP_SHAPE.height)
             if found != expected:
                 rows = "/".join("".join(".xo"[c] for c in row) for row in board)
-                what = "entry" if stones == DEEP_STONES else "13-ply slot"
+                what = {DEEP_STONES: "entry", DEEP_STONES + 1: "13-ply slot"}.get(
+                    stones, "14-ply slot"
+                )
                 raise ValueError(
                     f"{path}: {what} {at:,} ({rows}) scores {found}, the book says {expected}"
                 )
@@ -448,7 +483,11 @@ def deep_stones(code: int) -> tuple[int, int]:
 
 def _deep_board(code: int) -> list[list[int]]:
     """The 6x7 cell codes (top row first) of a 12-ply key."""
-    codes = codes_of(DEEP_SHAPE, (*deep_stones(code), DEEP_STONES))
+    return _rows(codes_of(DEEP_SHAPE, (*deep_stones(code), DEEP_STONES)))
+
+
+def _rows(codes: list[int]) -> list[list[int]]:
+    """7x6 cell codes (top row first) as rows."""
     width = DEEP_SHAPE.width
     return [codes[row * width : (row + 1) * width] for row in range(DEEP_SHAPE.height)]
 
