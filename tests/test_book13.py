@@ -103,7 +103,7 @@ def test_the_children_on_whole_arrays_are_the_rules_children() -> None:
 @pytest.mark.compiled  # a 14-ply build solves 14-stone positions: the core's work
 def test_a_short_14_ply_build_equals_the_search(tmp_path: Path) -> None:
     path = tmp_path / "b.book14"
-    count = book13.build_14(path, checkpoint=tmp_path / "checkpoint", entries=3)
+    count = book13.build(path, checkpoint=tmp_path / "checkpoint", plies=14, entries=3)
     assert not (tmp_path / "checkpoint").exists()
     book = openings.read_14(path)
     children = book13.children_keys(openings.deep().codes[:3])
@@ -220,3 +220,9 @@ def test_the_command_says_why_a_build_cannot_start(tmp_path: Path) -> None:
     assert run.returncode == 1
     assert run.stderr.startswith("perfectplay openings build-13ply: ")
     assert "taken" in run.stderr
+
+
+def test_a_build_of_another_ply_is_refused_before_any_work(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="plies must be 13 or 14, got 15"):
+        book13.build(tmp_path / "b.book", checkpoint=tmp_path / "checkpoint", plies=15)
+    assert not (tmp_path / "checkpoint").exists()

@@ -25,7 +25,9 @@ ENTRIES = 3
 @pytest.fixture(scope="module")
 def short_book(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray]:
     folder = tmp_path_factory.mktemp("book14")
-    book13.build_14(folder / "short.book14", checkpoint=folder / "checkpoint", entries=ENTRIES)
+    book13.build(
+        folder / "short.book14", checkpoint=folder / "checkpoint", plies=14, entries=ENTRIES
+    )
     children = book13.children_keys(openings.deep().codes[:ENTRIES])
     return folder / "short.book14", np.unique(children[children != 0])
 

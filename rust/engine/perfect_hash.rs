@@ -3,19 +3,11 @@
 //! hash picks a bucket, the bucket's pilot picks the key's slot. A book whose positions the
 //! rules can tell keeps one score a slot and no keys.
 
+use crate::engine::random::mix;
+
 /// The pilot byte that sends the reader to the overflow list.
 pub const OVERFLOW: u8 = 255;
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// SplitMix64's finaliser: every bit of `x` moves every bit of the result.
-#[inline]
-pub fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
 
 /// A perfect hash's columns, borrowed: one pilot byte a bucket, the overflow list's buckets
 /// (increasing) and pilots, and the number of slots.

@@ -9,6 +9,18 @@ use crate::engine::memory::zeroed;
 use crate::engine::pool;
 use crate::input::options::{Checked, RandomArgs, Scalar};
 
+/// SplitMix64's finaliser: every bit of `x` moves every bit of the result. The transposition
+/// tables pick slots with it, and the 14-ply book's file is laid out by it (its perfect hash),
+/// so it must not change.
+#[inline]
+pub fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
 /// SplitMix64 (Steele, Lea and Flood), the generator of the rows.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
@@ -22,10 +34,7 @@ impl SplitMix64 {
 
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        mix(self.0)
     }
 
     /// A number in `0..n` (n > 0; the remainder's bias is below 2^-40 for n < 2^24).

@@ -181,15 +181,8 @@ pub fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
     }
 }
 
-/// A fast 64-bit mix (from splitmix64) for picking slots.
-#[inline]
-pub fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
+/// The 64-bit mix that picks slots (SplitMix64's finaliser).
+pub use crate::engine::random::mix;
 
 /// Hints the CPU to start fetching `item`'s cache line, so that a read of it soon after does
 /// not wait for memory (a no-op on other CPUs).

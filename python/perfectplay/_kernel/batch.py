@@ -163,6 +163,20 @@ def rows_of(parse: Callable[..., Row], *arguments: Any) -> Row | BaseException:
         return error
 
 
+_MASK = (1 << 64) - 1
+
+
+def mix(x: int) -> int:
+    """SplitMix64's finaliser (the compiled core's ``engine/random.rs`` ``mix``): every bit of
+    ``x`` moves every bit of the result. Tables sample with it and the 14-ply book's file is
+    laid out by it, so it must not change."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & _MASK
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
 class SplitMix64:
     """SplitMix64, the generator of ``random_positions`` (the compiled core's
     ``engine/random.rs``, written out): row ``i`` of a batch has its own stream."""
@@ -179,10 +193,7 @@ class SplitMix64:
 
     def next(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
-        return z ^ (z >> 31)
+        return mix(self.state)
 
     def below(self, n: int) -> int:
         return self.next() % n

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["KEYS_A_BUCKET", "LOAD", "OVERFLOW", "PerfectHash", "build", "mix", "slot"]
+from perfectplay._kernel.batch import mix
+
+__all__ = ["KEYS_A_BUCKET", "LOAD", "OVERFLOW", "PerfectHash", "build", "slot"]
 
 _MASK = (1 << 64) - 1
 _M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -35,15 +37,6 @@ KEYS_A_BUCKET, LOAD = 3, 0.9
 #: The pilot byte that sends the reader to the overflow list.
 OVERFLOW = 255
 _PILOTS = 1 << 16
-
-
-def mix(x: int) -> int:
-    """SplitMix64's finaliser: every bit of ``x`` moves every bit of the result."""
-    x ^= x >> 30
-    x = (x * _M1) & _MASK
-    x ^= x >> 27
-    x = (x * _M2) & _MASK
-    return x ^ (x >> 31)
 
 
 def _mix_array(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:

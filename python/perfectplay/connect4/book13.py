@@ -8,10 +8,10 @@ stone further, solved the same way.
 rules on whole arrays, solves them in chunks of ``CHUNK`` in key order on every core (each
 thread a position at a time, its table kept, so that neighbours share what they learn; about 6
 hours on 2 cores), writing each chunk's scores to a checkpoint folder as it goes, then writes
-the book whole. A build stopped or killed goes on from its checkpoint. ``build_14`` does the
-same for the 21,675,617 positions of 14 stones (about 9 hours on 2 cores) and writes them as
-a book file of its own (``openings.write_14``): no keys, one score a slot of a perfect hash of
-the positions' keys, since the rules tell which positions it holds.
+the book whole. A build stopped or killed goes on from its checkpoint. ``build(plies=14)``
+does the same for the 21,675,617 positions of 14 stones (about 8-9 hours on 2 cores) and
+writes them as a book file of its own (``openings.write_14``): no keys, one score a slot of a
+perfect hash of the positions' keys, since the rules tell which positions it holds.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ __all__ = [
     "CHUNK",
     "board_of",
     "build",
-    "build_14",
     "children_keys",
     "load",
     "next_keys",
@@ -170,47 +169,35 @@ def build(
     output: str | os.PathLike[str],
     *,
     checkpoint: str | os.PathLike[str],
+    plies: int = 13,
     threads: int | None = None,
     progress: bool = False,
     entries: int | None = None,
 ) -> int:
-    """Builds the 13-ply book into ``output`` (seven int8 scores for each 12-ply entry) and
-    returns how many positions it holds. ``checkpoint`` is a folder for the positions' keys
-    and each chunk's scores; a build that finds them there goes on from them (one whose keys
-    differ is a ``ValueError``), and removes them once the book is written. ``entries``: only
-    the children of the first so many 12-ply entries (the others' columns not held), for a
-    build that must be short."""
+    """Builds the book of ``plies`` stones into ``output`` and returns how many positions it
+    holds. 13: seven int8 scores for each 12-ply entry, Pons' score of its columns' children
+    (9,981,176 positions). 14: ``openings.write_14``'s file of every held child (as
+    ``children_keys`` holds them) of those (21,675,617). ``checkpoint`` is a folder for each
+    chunk's scores and the keys' digest; a build that finds them there goes on from them (one
+    whose keys differ is a ``ValueError``), and removes them once the book is written.
+    ``entries``: only the descendants of the first so many 12-ply entries (the others' not
+    held), for a build that must be short."""
+    if plies not in (13, 14):
+        raise ValueError(f"plies must be 13 or 14, got {plies!r}")
     folder = _folder(checkpoint)
     deep = openings.deep()
     slots = children_keys(deep.codes if entries is None else deep.codes[:entries]).reshape(-1)
     keys = np.unique(slots[slots != 0])
-    scores = _solve(keys, openings.DEEP_STONES + 1, folder, threads, progress)
-    held = slots != 0
-    book = np.full(len(deep) * 7, openings.NOT_HELD, dtype=np.int8)
-    book[: len(slots)][held] = scores[np.searchsorted(keys, slots[held])]
-    write_whole(output, lambda file: file.write(book.tobytes()))
-    _remove(folder)
-    return len(keys)
-
-
-def build_14(
-    output: str | os.PathLike[str],
-    *,
-    checkpoint: str | os.PathLike[str],
-    threads: int | None = None,
-    progress: bool = False,
-    entries: int | None = None,
-) -> int:
-    """Builds the 14-ply book into ``output`` (``openings.write_14``'s file): Pons' score of
-    every held child (as ``children_keys`` holds them) of the 13-ply book's positions,
-    21,675,617 on the whole book, and returns how many. ``checkpoint``, the resumption and
-    ``entries`` (the 12-ply entries whose grandchildren are taken) are as ``build``'s."""
-    folder = _folder(checkpoint)
-    codes = openings.deep().codes
-    slots = children_keys(codes if entries is None else codes[:entries]).reshape(-1)
-    keys = next_keys(np.unique(slots[slots != 0]))
-    scores = _solve(keys, openings.DEEP_STONES + 2, folder, threads, progress)
-    openings.write_14(output, keys, scores)
+    if plies == 14:
+        keys = next_keys(keys)
+    scores = _solve(keys, plies, folder, threads, progress)
+    if plies == 14:
+        openings.write_14(output, keys, scores)
+    else:
+        held = slots != 0
+        book = np.full(len(deep) * 7, openings.NOT_HELD, dtype=np.int8)
+        book[: len(slots)][held] = scores[np.searchsorted(keys, slots[held])]
+        write_whole(output, lambda file: file.write(book.tobytes()))
     _remove(folder)
     return len(keys)
 

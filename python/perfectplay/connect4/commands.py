@@ -93,10 +93,14 @@ def run_openings(args: argparse.Namespace) -> int:
             if os.path.exists(checkpoint):
                 print(f"{name}: going on from {checkpoint}", file=sys.stderr)
             started = time.monotonic()
-            build, plies = (
-                (book13.build, 13) if args.action == "build-13ply" else (book13.build_14, 14)
+            plies = 13 if args.action == "build-13ply" else 14
+            count = book13.build(
+                args.output,
+                checkpoint=checkpoint,
+                plies=plies,
+                threads=args.threads,
+                progress=True,
             )
-            count = build(args.output, checkpoint=checkpoint, threads=args.threads, progress=True)
             print(
                 f"{name}: the {plies}-ply book, {count:,} positions, in "
                 f"{time.monotonic() - started:.1f} s, saved to {args.output}",

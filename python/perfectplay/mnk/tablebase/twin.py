@@ -148,15 +148,6 @@ def _uncolex(rank: int, count: int) -> list[int]:
 _MASK = (1 << 64) - 1
 
 
-def _mix(x: int) -> int:
-    """The compiled core's ``table::mix`` (SplitMix64's finaliser), for the same sample."""
-    x ^= x >> 30
-    x = x * 0xBF58476D1CE4E5B9 & _MASK
-    x ^= x >> 27
-    x = x * 0x94D049BB133111EB & _MASK
-    return x ^ x >> 31
-
-
 def _wrong_entry(data: Any, index: int) -> ValueError:
     return ValueError(
         f"the tablebase data is damaged or not this game's: entry {int(data[index])} at index "
@@ -179,7 +170,7 @@ def check_sample(data: Any, rows: Any, cols: Any, k: Any, samples: int) -> None:
         indices += [tiers.offsets[tier], tiers.offsets[tier] + tiers.sizes[tier] - 1]
     for _ in range(samples):
         seed = seed + 0x9E3779B97F4A7C15 & _MASK
-        indices.append(_mix(seed) % tiers.total)
+        indices.append(batch.mix(seed) % tiers.total)
     wrong = tiers.first_wrong(data, indices)
     if wrong is not None:
         raise _wrong_entry(data, wrong)
