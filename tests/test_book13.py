@@ -142,6 +142,11 @@ def test_a_14_ply_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
     at = header + buckets
     swapped = good[at + 4 : at + 8] + good[at : at + 4] + good[at + 8 :]
     damaged["order"] = (good[:at] + swapped, "overflow list is out of order")
+    stray = int(np.flatnonzero(np.frombuffer(good, np.uint8, buckets, header) != 255)[0])
+    damaged["stray"] = (  # a pilot byte sending the readers to a list without its bucket
+        good[: header + stray] + b"\xff" + good[header + stray + 1 :],
+        "not its pilots'",
+    )
     for name, (data, message) in damaged.items():
         (tmp_path / name).write_bytes(data)
         with pytest.raises(ValueError, match=message):

@@ -398,9 +398,7 @@ class DeepBook:
         for slot in rng.choice(held, size=min(sample, len(held)), replace=False).tolist():
             first, mask = deep_stones(int(self.codes[slot // 7]))
             parent = DEEP_SHAPE.play((first, mask, self.stones), slot % 7)
-            for col in rng.permutation(DEEP_SHAPE.width).tolist():
-                if col not in DEEP_SHAPE.moves(parent):
-                    continue
+            for col in rng.permutation(DEEP_SHAPE.moves(parent)).tolist():
                 child = DEEP_SHAPE.play(parent, col)
                 score = self.get(child)
                 if score is not None:
@@ -640,17 +638,20 @@ def read_14(path: str | os.PathLike[str], *, sha256: str | None = None) -> Book1
     not one (its header, its length, an overflow list out of order, or a score no position of
     14 stones has)."""
     path = os.fspath(path)
-    with open_regular(path) as file:
-        data = file.read()
     where = f"the 14-ply opening book {path}"
+    with open_regular(path) as file:
+        data = file.read(_HEADER_14.size)
+        if len(data) < _HEADER_14.size or data[:8] != MAGIC_14:
+            raise ValueError(f"{where} is not a 14-ply book (its first bytes): build it again")
+        _, version, stones, keys, buckets, overflow, slots = _HEADER_14.unpack_from(data)
+        if (version, stones) != (1, DEEP_STONES + 2) or not (
+            0 < keys <= slots < 1 << 32 and 0 < buckets <= keys and overflow <= buckets
+        ):
+            raise ValueError(f"{where} is of another version or board: build it again")
+        size = _HEADER_14.size + buckets + 6 * overflow + slots
+        data += file.read(size + 1 - _HEADER_14.size)  # no more than the header says, and one
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         raise ValueError(f"{where} is not the one this perfectplay shipped: {_REFETCH}")
-    if len(data) < _HEADER_14.size or data[:8] != MAGIC_14:
-        raise ValueError(f"{where} is not a 14-ply book (its first bytes): build it again")
-    _, version, stones, keys, buckets, overflow, slots = _HEADER_14.unpack_from(data)
-    if (version, stones) != (1, DEEP_STONES + 2) or not 0 < keys <= slots < 1 << 32:
-        raise ValueError(f"{where} is of another version or board: build it again")
-    size = _HEADER_14.size + buckets + 6 * overflow + slots
     if len(data) != size:
         raise ValueError(f"{where} is {len(data):,} bytes, not {size:,}: build it again")
     at = _HEADER_14.size
@@ -658,10 +659,12 @@ def read_14(path: str | os.PathLike[str], *, sha256: str | None = None) -> Book1
     overflow_buckets = np.frombuffer(data, "<u4", overflow, at + buckets).astype(np.uint32)
     overflow_pilots = np.frombuffer(data, "<u2", overflow, at + buckets + 4 * overflow)
     scores = np.frombuffer(data, np.int8, slots, at + buckets + 6 * overflow)
-    if np.any(np.diff(overflow_buckets.astype(np.int64)) <= 0) or np.any(
-        overflow_buckets >= buckets
-    ):
-        raise ValueError(f"{where}: its overflow list is out of order: build it again")
+    # Both readers take a pilot byte of 255 to the overflow list: the list must hold exactly
+    # those buckets, in order.
+    if not np.array_equal(np.flatnonzero(pilots == perfect_hash.OVERFLOW), overflow_buckets):
+        raise ValueError(
+            f"{where}: its overflow list is out of order or not its pilots': build it again"
+        )
     # Held at 14 stones: the side to move cannot win at once, so -14 to 13.
     bad = np.flatnonzero(((scores < -14) | (scores > 13)) & (scores != NOT_HELD))
     if len(bad):
