@@ -231,3 +231,14 @@ def test_a_build_of_another_ply_is_refused_before_any_work(tmp_path: Path) -> No
     with pytest.raises(ValueError, match="plies must be 13 or 14, got 15"):
         book13.build(tmp_path / "b.book", checkpoint=tmp_path / "checkpoint", plies=15)
     assert not (tmp_path / "checkpoint").exists()
+
+
+def test_a_build_searches_with_the_shallower_books_only() -> None:
+    """A build of 13 (14) plies searches with the packaged books of fewer stones, never with
+    the one it builds (it would copy it, not solve it)."""
+    for stones in (13, 14):
+        deep = openings.shallower_than(stones).deep
+        assert deep is not None and deep.fourteen is None
+        assert (deep.next_scores is not None) == (stones == 14)
+    with pytest.raises(ValueError, match="stones must be 13 or 14, got 12"):
+        openings.shallower_than(12)

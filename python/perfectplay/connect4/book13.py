@@ -247,6 +247,7 @@ def _solve(
         else:
             pending.append((index, part))
     score = implementation("connect4").score
+    below = openings.shallower_than(stones)  # never the book being built
     stop = threading.Event()
 
     def solve(index: int, part: slice) -> tuple[slice, npt.NDArray[np.int8]]:
@@ -254,7 +255,7 @@ def _solve(
         for row, key in enumerate(keys[part].tolist()):
             if stop.is_set():
                 raise KeyboardInterrupt
-            solved[row] = score(board_of(key, stones), threads=1)
+            solved[row] = score(board_of(key, stones), threads=1, book=below)
         write_whole(_chunk_path(folder, index), lambda file: np.save(file, solved))
         return part, solved
 

@@ -73,7 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         nargs="?",
         default=None,
-        help="a book of `openings build` (default: the packaged 7x6 book and the 12-ply book)",
+        help="a book of `openings build` (default: the packaged 7x6 book and the 12-, 13- and "
+        "14-ply books)",
     )
     check_file.add_argument(
         "--sample", type=int, default=4, help="positions to re-solve (default 4)"
@@ -148,6 +149,12 @@ def run_openings(args: argparse.Namespace) -> int:
                 print(
                     f"{deep.next_path}: the 13-ply book, 7 scores for each 12-ply entry: size, "
                     f"SHA-256 and scores checked, {args.sample:,} re-solved by the search "
+                    f"alone (seed {args.seed})"
+                )
+            if deep.fourteen is not None:
+                print(
+                    f"{deep.fourteen.path}: the 14-ply book, {deep.fourteen.keys:,} positions: "
+                    f"size, SHA-256 and scores checked, {args.sample:,} re-solved by the search "
                     f"alone (seed {args.seed})"
                 )
         else:

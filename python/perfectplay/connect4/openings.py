@@ -299,9 +299,10 @@ class DeepBook:
         deeper = ""
         if self.next_scores is not None:
             where = "" if self.next_path is None else f" {self.next_path!r}"
-            deeper = f", and a 13-ply book{where}"
+            joined = "," if self.fourteen is not None else ", and"
+            deeper = f"{joined} a 13-ply book{where}"
         if self.fourteen is not None:
-            deeper += f", and a 14-ply book {self.fourteen.path!r}"
+            deeper += f" and a 14-ply book {self.fourteen.path!r}"
         return (
             f"<DeepBook 7x6 at {self.stones} stones: {len(self):,} positions, {self.path!r}"
             f"{deeper}>"
@@ -634,26 +635,32 @@ def write_14(
 
 
 def read_14(path: str | os.PathLike[str], *, sha256: str | None = None) -> Book14:
-    """The 14-ply book in ``path``, read in place: a ``ValueError`` naming the file when it is
-    not one (its header, its length, an overflow list out of order, or a score no position of
-    14 stones has)."""
+    """The 14-ply book in ``path``, read in place: a ``FileNotFoundError`` or ``ValueError``
+    naming the file and the fix when it is missing or not one (its header, its length, an
+    overflow list out of order, or a score no position of 14 stones has; given ``sha256``,
+    not the file of that SHA-256)."""
     path = os.fspath(path)
     where = f"the 14-ply opening book {path}"
-    with open_regular(path) as file:
+    fix = _REFETCH if sha256 is not None else "build it again"
+    try:
+        file = open_regular(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{where} is missing: {fix}") from None
+    with file:
         data = file.read(_HEADER_14.size)
         if len(data) < _HEADER_14.size or data[:8] != MAGIC_14:
-            raise ValueError(f"{where} is not a 14-ply book (its first bytes): build it again")
+            raise ValueError(f"{where} is not a 14-ply book (its first bytes): {fix}")
         _, version, stones, keys, buckets, overflow, slots = _HEADER_14.unpack_from(data)
         if (version, stones) != (1, DEEP_STONES + 2) or not (
             0 < keys <= slots < 1 << 32 and 0 < buckets <= keys and overflow <= buckets
         ):
-            raise ValueError(f"{where} is of another version or board: build it again")
+            raise ValueError(f"{where} is of another version or board: {fix}")
         size = _HEADER_14.size + buckets + 6 * overflow + slots
         data += file.read(size + 1 - _HEADER_14.size)  # no more than the header says, and one
-    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise ValueError(f"{where} is not the one this perfectplay shipped: {_REFETCH}")
     if len(data) != size:
-        raise ValueError(f"{where} is {len(data):,} bytes, not {size:,}: build it again")
+        raise ValueError(f"{where} is {len(data):,} bytes, not {size:,}: {fix}")
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{where} is not the one this perfectplay shipped: {fix}")
     at = _HEADER_14.size
     pilots = np.frombuffer(data, np.uint8, buckets, at)
     overflow_buckets = np.frombuffer(data, "<u4", overflow, at + buckets).astype(np.uint32)
@@ -662,15 +669,13 @@ def read_14(path: str | os.PathLike[str], *, sha256: str | None = None) -> Book1
     # Both readers take a pilot byte of 255 to the overflow list: the list must hold exactly
     # those buckets, in order.
     if not np.array_equal(np.flatnonzero(pilots == perfect_hash.OVERFLOW), overflow_buckets):
-        raise ValueError(
-            f"{where}: its overflow list is out of order or not its pilots': build it again"
-        )
+        raise ValueError(f"{where}: its overflow list is out of order or not its pilots': {fix}")
     # Held at 14 stones: the side to move cannot win at once, so -14 to 13.
     bad = np.flatnonzero(((scores < -14) | (scores > 13)) & (scores != NOT_HELD))
     if len(bad):
         raise ValueError(
             f"{where}: slot {int(bad[0]):,} holds {int(scores[bad[0]])}, which "
-            "no position of 14 stones has: build it again"
+            f"no position of 14 stones has: {fix}"
         )
     overflow_pilots = overflow_pilots.astype(np.uint16)
     table = perfect_hash.PerfectHash(pilots, overflow_buckets, overflow_pilots, slots)
@@ -699,9 +704,13 @@ def with_fourteen(
     )
 
 
+def _data_path(name: str) -> str:
+    return str(resources.files("perfectplay.connect4").joinpath("data").joinpath(name))
+
+
 def next_path() -> str:
     """Where the packaged 13-ply book is."""
-    return str(resources.files("perfectplay.connect4").joinpath("data").joinpath(NEXT_FILE))
+    return _data_path(NEXT_FILE)
 
 
 @functools.cache
@@ -716,6 +725,24 @@ def deep() -> DeepBook:
             "without a book"
         )
     return with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
+
+
+def shallower_than(stones: int) -> Book:
+    """The packaged book with only its deep books of fewer than ``stones`` stones (13 or 14)
+    attached: what a build of the book of ``stones`` stones searches with, so that it never
+    reads the book it builds."""
+    if stones not in (13, 14):
+        raise ValueError(f"stones must be 13 or 14, got {stones!r}")
+    whole, books = packaged(), deep()
+    kept = stones == 14
+    cut = DeepBook(
+        books.codes,
+        books.scores,
+        books.path,
+        next_scores=books.next_scores if kept else None,
+        next_path=books.next_path if kept else None,
+    )
+    return Book(7, 6, whole.depth, whole.keys, whole.scores, path=whole.path, deep=cut)
 
 
 def _encode(book: Book) -> bytes:
