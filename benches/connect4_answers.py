@@ -109,14 +109,6 @@ def games(count: int, seed: int, threads: int | None) -> None:
     print(
         "  slowest plies: " + ", ".join(f"{p} stones {max(by_ply[p]) * ms:.1f} ms" for p in worst)
     )
-    # What a deeper book would leave: an analysis of n stones reads its columns at n + 1.
-    for book in (14,):
-        left = [took for ply, times in by_ply.items() for took in times if ply >= book]
-        left += [0.0] * (len(seconds) - len(left))
-        print(
-            f"  as if a {book}-ply book answered every analysis of up to {book - 1} stones: p99 "
-            f"{percentile(left, 0.99) * ms:.2f} ms, slowest {max(left) * ms:.1f} ms"
-        )
 
 
 def timed_scores(lines: list[str]) -> list[float]:

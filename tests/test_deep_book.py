@@ -103,19 +103,24 @@ def test_answers_do_not_change_with_the_books() -> None:
 
 
 @pytest.mark.both_backends
-def test_one_stone_past_the_books_their_bound_changes_no_answer() -> None:
-    """A 14-stone search starts from the bound the 13-ply book gives it (minus the best score
-    of the positions it follows): random 14-stone positions scored, and 13-stone ones
-    analysed (every column a 14-stone search), equal with and without the books."""
+@pytest.mark.parametrize(("scored", "analysed", "seed"), [(14, 13, 14), (15, 14, 15)])
+def test_one_stone_past_the_books_their_bound_changes_no_answer(
+    scored: int, analysed: int, seed: int
+) -> None:
+    """A search of a position the books leave out starts from the bound they give it (minus
+    the best score of the positions it follows): random positions scored, and positions a
+    stone shallower analysed (every column such a search), equal with and without the
+    books. At 14 stones the positions the 14-ply book leaves out (a win at once) take the
+    13-ply book's bound; at 15 every one takes the 14-ply book's."""
     compared = 0
-    for line in random_lines(14, 14, 30):
+    for line in random_lines(seed, scored, 30):
         try:
             plain = RUST.score(line, book=None, node_limit=20_000_000, threads=1)
         except SearchLimitExceeded:
             continue
         assert RUST.score(line) == plain, line
         compared += 1
-    for line in random_lines(1313, 13, 6):
+    for line in random_lines(seed * 100 + analysed, analysed, 6):
         assert RUST.analyze(line) == RUST.analyze(line, book=None), line
     assert compared >= 20
 
@@ -124,30 +129,37 @@ def position_of(line: str) -> tuple[int, int, int]:
     return _play_columns(SEVEN_BY_SIX, [int(col) - 1 for col in line], line)
 
 
-def held_by_the_13_ply_book(line: str) -> bool:
-    """The book holds the children of the 12-ply book's entries (12 stones, nobody able to win
-    at once) whose side to move cannot win at once: a position past a missed win is not."""
-    current, mask, moves = position_of(line)
-    if SEVEN_BY_SIX.wins_now((current, mask, moves)):
+def held(position: tuple[int, int, int]) -> bool:
+    """Held by the 12-, 13- or 14-ply book, as the issue and the books' builds define them:
+    the side to move cannot win at once and, past 12 stones, a position one stone shallower
+    is held (the children of held positions). A position past a missed win is not."""
+    current, mask, moves = position
+    if SEVEN_BY_SIX.wins_now(position):
         return False
-    first = current ^ mask  # 13 stones: the first player moved last
+    if moves == 12:
+        return True
+    last = current ^ mask  # the stones of the side that moved last
     for col in range(7):
         stones = mask & SEVEN_BY_SIX.column(col)
         top = 1 << (stones.bit_length() - 1) if stones else 0
-        # A parent: the first player's top stone taken off, the first player to move.
-        if top & first and not SEVEN_BY_SIX.wins_now((first ^ top, mask ^ top, moves - 1)):
+        # A parent: that side's top stone taken off, that side to move.
+        if top & last and held((last ^ top, mask ^ top, moves - 1)):
             return True
     return False
 
 
 @pytest.mark.compiled
-def test_the_packaged_13_ply_book_answers_random_positions_as_the_search_does() -> None:
-    """Random 13-stone positions the book holds (the side to move cannot win at once), and
-    their mirror images: read by both backends without a node, equal to the search alone."""
+@pytest.mark.parametrize(("stones", "least"), [(13, 250), (14, 150)])
+def test_the_packaged_deeper_books_answer_random_positions_as_the_search_does(
+    stones: int, least: int
+) -> None:
+    """Random positions of 13 and 14 stones the packaged books hold, and their mirror
+    images: read by both backends without a node, equal to the search alone."""
     deep = openings.deep()
     assert deep.next_scores is not None and len(deep.next_scores) == 7 * len(deep)
-    lines = [line for line in random_lines(1313, 13, 400) if held_by_the_13_ply_book(line)]
-    assert len(lines) >= 250
+    assert deep.fourteen is not None and deep.fourteen.keys == openings.FOURTEEN_POSITIONS
+    lines = [line for line in random_lines(stones * 101, stones, 400) if held(position_of(line))]
+    assert len(lines) >= least
     for line in lines:
         expected = RUST.score(line, book=None, threads=1)
         mirror = "".join(str(8 - int(col)) for col in line)
@@ -158,39 +170,46 @@ def test_the_packaged_13_ply_book_answers_random_positions_as_the_search_does() 
             assert deep.get(position_of(shown)) == expected, shown
 
 
-@pytest.fixture(scope="module")
-def copy_of_the_13_ply_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("next") / openings.NEXT_FILE
-    shutil.copyfile(openings.next_path(), path)
-    return path
-
-
-def test_the_13_ply_book_damaged_truncated_or_missing_is_refused_with_the_fix(
-    copy_of_the_13_ply_book: Path, tmp_path: Path
+@pytest.mark.parametrize("plies", [13, 14])
+def test_a_deep_book_damaged_truncated_or_missing_is_refused_with_the_fix(
+    plies: int, tmp_path: Path
 ) -> None:
     twelve = openings.load_deep(openings.deep_path() or "")
-    attached = openings.with_next(twelve, copy_of_the_13_ply_book, sha256=openings.NEXT_SHA256)
-    assert attached.next_path == str(copy_of_the_13_ply_book)
-    assert "and a 13-ply book" in repr(attached)
-    data = bytearray(copy_of_the_13_ply_book.read_bytes())
-    held = np.flatnonzero(np.frombuffer(bytes(data), np.int8) != openings.NOT_HELD)
-    changed = int(held[len(held) // 2])
-    data[changed] = 0 if data[changed] else 3  # one child's score, to another it could be
-    flipped = tmp_path / "flipped.scores"
+    attach: Any
+    if plies == 13:
+        base, source, sha256 = twelve, openings.next_path(), openings.NEXT_SHA256
+        attach = openings.with_next
+    else:
+        base = openings.with_next(twelve, openings.next_path(), sha256=openings.NEXT_SHA256)
+        source, sha256 = openings.fourteen_path(), openings.FOURTEEN_SHA256
+        attach = openings.with_fourteen
+    copy = tmp_path / Path(source).name
+    shutil.copyfile(source, copy)
+    attached = attach(base, copy, sha256=sha256)
+    assert f"{plies}-ply book {str(copy)!r}" in repr(attached)
+    scores = attached.next_scores if plies == 13 else attached.fourteen.scores
+    data = bytearray(copy.read_bytes())
+    # The scores end the file (the 13-ply file is nothing else).
+    held = np.flatnonzero(scores != openings.NOT_HELD)
+    changed = len(data) - len(scores) + int(held[len(held) // 2])
+    data[changed] = 0 if data[changed] else 3  # one position's score, to another it could be
+    flipped = tmp_path / "flipped.book"
     flipped.write_bytes(bytes(data))
     fix = r"pip install --force-reinstall perfectplay"
-    with pytest.raises(ValueError, match=rf"flipped\.scores is not the one this .*{fix}"):
-        openings.with_next(twelve, flipped, sha256=openings.NEXT_SHA256)
+    with pytest.raises(ValueError, match=rf"flipped\.book is not the one this .*{fix}"):
+        attach(base, flipped, sha256=sha256)
     # Without a checksum (a book built here) a flipped score is read: verify re-solves.
-    assert openings.with_next(twelve, flipped).next_scores is not None
-    truncated = tmp_path / "truncated.scores"
+    unchecked = attach(base, flipped)
+    read = unchecked.next_scores if plies == 13 else unchecked.fourteen.scores
+    assert read[changed - (len(data) - len(scores))] == data[changed]
+    truncated = tmp_path / "truncated.book"
     truncated.write_bytes(bytes(data[:-7]))
-    with pytest.raises(ValueError, match=rf"is 29,406,286 bytes, not 29,406,293 .*{fix}"):
-        openings.with_next(twelve, truncated, sha256=openings.NEXT_SHA256)
-    with pytest.raises(FileNotFoundError, match=rf"missing\.scores is missing: .*{fix}"):
-        openings.with_next(twelve, tmp_path / "missing.scores", sha256=openings.NEXT_SHA256)
+    with pytest.raises(ValueError, match=rf"is {len(data) - 7:,} bytes, not {len(data):,}.*{fix}"):
+        attach(base, truncated, sha256=sha256)
+    with pytest.raises(FileNotFoundError, match=rf"missing\.book is missing: .*{fix}"):
+        attach(base, tmp_path / "missing.book", sha256=sha256)
     with pytest.raises(ValueError, match="a directory"):
-        openings.with_next(twelve, tmp_path, sha256=openings.NEXT_SHA256)
+        attach(base, tmp_path, sha256=sha256)
 
 
 @pytest.mark.compiled
@@ -330,6 +349,7 @@ def test_the_command_line_verifies_the_packaged_books() -> None:
     assert "the 12-ply book, 4,200,899 positions" in checked.stdout
     assert "20 re-solved (seed 3)" in checked.stdout
     assert "connect4-7x6-13ply.scores: the 13-ply book, 7 scores for each" in checked.stdout
+    assert "14ply.book14: the 14-ply book, 21,675,617 positions: size, SHA-256" in checked.stdout
 
 
 @pytest.mark.parametrize("backend", ["rust", "python"])

@@ -9,7 +9,7 @@ rules on whole arrays, solves them in chunks of ``CHUNK`` in key order on every 
 thread a position at a time, its table kept, so that neighbours share what they learn; about 6
 hours on 2 cores), writing each chunk's scores to a checkpoint folder as it goes, then writes
 the book whole. A build stopped or killed goes on from its checkpoint. ``build(plies=14)``
-does the same for the 21,675,617 positions of 14 stones (about 8-9 hours on 2 cores) and
+does the same for the 21,675,617 positions of 14 stones (about 7 hours on 2 cores) and
 writes them as a book file of its own (``openings.write_14``): no keys, one score a slot of a
 perfect hash of the positions' keys, since the rules tell which positions it holds.
 """

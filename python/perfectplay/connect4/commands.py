@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     deeper_still = actions.add_parser(
         "build-14ply",
         help="solve the children of every position of the 13-ply book (7x6): the 14-ply book, "
-        "about 9 hours on 2 cores",
+        "about 7 hours on 2 cores",
     )
     add_build_arguments(deeper_still, "FOLDER")
     check_file = actions.add_parser(

@@ -35,8 +35,16 @@ search alone.
 (``perfectplay.connect4.book13``) and shipped in the package (``NEXT_FILE``, 29,406,293 bytes):
 Pons' score of every child of a 12-ply entry that the side to move cannot win at once, seven
 int8 slots for each entry (``DeepBook.next_scores``). ``deep()`` attaches it, checked by size,
-SHA-256 (``NEXT_SHA256``) and score range. A 7x6 search then stops at 13 stones: positions with
-fewer are searched down to the books, and those the packaged book holds are answered at once.
+SHA-256 (``NEXT_SHA256``) and score range.
+
+**The 14-ply book** is perfectplay's too, built on the 13-ply one the same way and shipped in
+the package (``FOURTEEN_FILE``): Pons' score of each of the 21,675,617 children of the 13-ply
+book's positions that the side to move cannot win at once. It keeps no keys: the rules and
+the 13-ply book tell which positions it holds, and a perfect hash gives each one a slot
+(``write_14`` and ``read_14`` say how). ``deep()`` attaches it, checked by size, SHA-256
+(``FOURTEEN_SHA256``), header and score range. A 7x6 search then stops at 14 stones:
+positions with fewer are searched down to the books, those the packaged book holds are
+answered at once, and a search past 14 stones starts from the bound the 14-ply book gives.
 """
 
 from __future__ import annotations
@@ -704,6 +712,11 @@ def with_fourteen(
     )
 
 
+#: The 14-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
+FOURTEEN_FILE = "connect4-7x6-14ply.book14"
+FOURTEEN_SHA256 = "c2e12a32c02e87dea344da584059986b648fc6acf0aac5d1606c164bc7711343"
+
+
 def _data_path(name: str) -> str:
     return str(resources.files("perfectplay.connect4").joinpath("data").joinpath(name))
 
@@ -713,10 +726,15 @@ def next_path() -> str:
     return _data_path(NEXT_FILE)
 
 
+def fourteen_path() -> str:
+    """Where the packaged 14-ply book is."""
+    return _data_path(FOURTEEN_FILE)
+
+
 @functools.cache
 def deep() -> DeepBook:
-    """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply book
-    attached (both loaded and checked once)."""
+    """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply and
+    14-ply books attached (all loaded and checked once)."""
     path = deep_path()
     if path is None:
         raise FileNotFoundError(
@@ -724,7 +742,8 @@ def deep() -> DeepBook:
             f"it (pip install {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or pass book=None to search "
             "without a book"
         )
-    return with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
+    deep = with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
+    return with_fourteen(deep, fourteen_path(), sha256=FOURTEEN_SHA256)
 
 
 def shallower_than(stones: int) -> Book:
