@@ -185,9 +185,17 @@ def test_a_deep_book_damaged_truncated_or_missing_is_refused_with_the_fix(
         attach = openings.with_fourteen
     copy = tmp_path / Path(source).name
     shutil.copyfile(source, copy)
+
+    def attached_path_and_scores(book: openings.DeepBook) -> tuple[str | None, Any]:
+        if plies == 13:
+            return book.next_path, book.next_scores
+        assert book.fourteen is not None
+        return book.fourteen.path, book.fourteen.scores
+
     attached = attach(base, copy, sha256=sha256)
     assert f"{plies}-ply book {str(copy)!r}" in repr(attached)
-    scores = attached.next_scores if plies == 13 else attached.fourteen.scores
+    path, scores = attached_path_and_scores(attached)
+    assert path == str(copy)
     data = bytearray(copy.read_bytes())
     # The scores end the file (the 13-ply file is nothing else).
     held = np.flatnonzero(scores != openings.NOT_HELD)
@@ -199,8 +207,7 @@ def test_a_deep_book_damaged_truncated_or_missing_is_refused_with_the_fix(
     with pytest.raises(ValueError, match=rf"flipped\.book is not the one this .*{fix}"):
         attach(base, flipped, sha256=sha256)
     # Without a checksum (a book built here) a flipped score is read: verify re-solves.
-    unchecked = attach(base, flipped)
-    read = unchecked.next_scores if plies == 13 else unchecked.fourteen.scores
+    read = attached_path_and_scores(attach(base, flipped))[1]
     assert read[changed - (len(data) - len(scores))] == data[changed]
     truncated = tmp_path / "truncated.book"
     truncated.write_bytes(bytes(data[:-7]))

@@ -742,8 +742,8 @@ def deep() -> DeepBook:
             f"it (pip install {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or pass book=None to search "
             "without a book"
         )
-    deep = with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
-    return with_fourteen(deep, fourteen_path(), sha256=FOURTEEN_SHA256)
+    through_13 = with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
+    return with_fourteen(through_13, fourteen_path(), sha256=FOURTEEN_SHA256)
 
 
 def shallower_than(stones: int) -> Book:
