@@ -249,8 +249,8 @@ def test_batch_rows_match_single_calls(c4: Any) -> None:
         solution = c4.solve(board.tolist())
         assert (result.value[row], result.plies[row]) == (solution.value, solution.plies)
         best = [col for col in range(7) if result.best_mask[row, col]]
-        assert tuple(best) == tuple(sorted(solution.best_moves))
-        assert result.best_move[row] == (min(best) if best else -1) or result.best_move[row] in best
+        assert tuple(best) == solution.best_moves
+        assert result.best_move[row] == (-1 if solution.best_move is None else solution.best_move)
         analysis = c4.analyze(board.tolist())
         for col in range(7):
             if col in analysis:
@@ -367,6 +367,34 @@ def test_position_plays_draws_and_pickles() -> None:
     assert position.legal_moves == tuple(sorted(connect4.analyze(moves)))
     with pytest.raises(ValueError, match="off the board"):
         position.play(9)
+
+
+def centre_most(columns: tuple[int, ...], width: int) -> int:
+    """The column of ``columns`` nearest the centre, the left one of two."""
+    return min(columns, key=lambda col: (abs(2 * col - (width - 1)), col))
+
+
+def test_best_move_and_every_turn_of_the_line_take_the_best_column_nearest_the_centre(
+    c4: Any,
+) -> None:
+    assert c4.solve("", width=5, height=4).best_moves == (1, 2, 3)
+    assert c4.best_move("", width=5, height=4) == 2  # not 1, the lowest
+    assert c4.best_move("", width=4, height=4) == 1  # of two at the centre, the left one
+    for size, seed, plies in SETS:
+        width = size.get("width", 7)
+        boards = RUST.random_positions(60, seed=seed + 100, plies=plies, **size)
+        batch = c4.batch_solve(boards, **size)
+        for row, board in enumerate(boards):
+            codes = board.tolist()
+            solution = c4.solve(codes)
+            expected = centre_most(solution.best_moves, width) if solution.best_moves else None
+            assert solution.best_move == c4.best_move(codes) == expected
+            assert batch.best_move[row] == (-1 if expected is None else expected)
+            position = connect4.Position(codes)
+            for move in solution.line:  # each turn: that position's centre-most best column
+                assert move == centre_most(c4.best_moves(position.text()), width)
+                position = position.play(move)
+            assert position.is_over
 
 
 def test_best_moves_without_the_line_match_the_solution(c4: Any) -> None:

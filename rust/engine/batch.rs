@@ -307,6 +307,7 @@ mod tests {
             value,
             plies: 0,
             best: 0,
+            best_move: None,
             moves: Vec::new(),
             nodes: 0,
         }

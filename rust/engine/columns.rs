@@ -217,13 +217,16 @@ impl<'a> Rows<'a> {
         self.move_plies[at] = plies as i16;
     }
 
-    /// A whole label from the driver.
+    /// A whole label from the driver: its best move is the one the game prefers.
     pub fn label(&mut self, row: usize, label: &Label) {
         self.solved(row, label.value, label.plies, label.nodes);
         let mut best = label.best;
         while best != 0 {
             self.best(row, best.trailing_zeros() as usize);
             best &= best - 1;
+        }
+        if let (Some(mv), false) = (label.best_move, self.best_move.is_empty()) {
+            self.best_move[row - self.first] = mv.into();
         }
         for answer in &label.moves {
             self.answer(row, answer.cell as usize, answer.value, answer.plies);
@@ -381,6 +384,7 @@ mod tests {
                     value: 1,
                     plies: row as u32,
                     best: 0b110,
+                    best_move: Some(2),
                     moves: vec![MoveAnswer {
                         cell: 1,
                         value: 1,
@@ -392,7 +396,7 @@ mod tests {
             }
         }
         assert_eq!(columns.plies, vec![0, 1, 2, -1, 4]);
-        assert_eq!(columns.best_move, vec![1, 1, 1, -1, 1]);
+        assert_eq!(columns.best_move, vec![2, 2, 2, -1, 2]);
         assert_eq!(columns.status, vec![OK, OK, OK, BAD, OK]);
         assert_eq!(&columns.move_plies[..3], &[-1, 2, -1]);
         assert_eq!(&columns.best_mask[9..12], &[false; 3]);

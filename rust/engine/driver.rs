@@ -35,7 +35,8 @@ pub struct Solution {
     pub plies: u32,
     /// Every move that keeps both the value and the plies optimal, ascending.
     pub best_moves: Vec<u8>,
-    /// One optimal game from here: at each turn the first of that turn's best moves.
+    /// One optimal game from here: at each turn the best move the game prefers
+    /// ([`Rules::preference`]).
     pub line: Vec<u8>,
     /// Search nodes visited (0 when answered from a table).
     pub nodes: u64,
@@ -74,6 +75,11 @@ pub trait Rules {
     fn play(&self, position: &Self::Position, mv: u8) -> Self::Position;
     /// The cells a position still has to use up.
     fn cells_left(&self, position: &Self::Position) -> u32;
+    /// Which of several best moves `best_move` and the line take: the one whose preference
+    /// (a move in the caller's numbering) is lowest. By default the lowest move.
+    fn preference(&self, mv: u8) -> u32 {
+        mv.into()
+    }
 }
 
 /// Where scores come from, over a game's rules: a search, a solved table, a tablebase. Scores
@@ -111,6 +117,9 @@ impl<R: Rules, A: Answers<R>> Game<'_, R, A> {
     }
     fn cells_left(&self, position: &R::Position) -> u32 {
         self.rules.cells_left(position)
+    }
+    fn preference(&self, mv: u8) -> u32 {
+        self.rules.preference(mv)
     }
     fn exact_score(&mut self, position: &R::Position) -> Result<Score, Stop> {
         self.answers.exact(self.rules, position)
@@ -167,6 +176,21 @@ fn moves_in_caller_order<R: Rules, A: Answers<R>>(
     moves
 }
 
+/// The legal moves in the game's preferred order (search cells): the first best of them is
+/// the one `best_move` and the line take.
+fn moves_in_preferred_order<R: Rules, A: Answers<R>>(
+    search: &Game<R, A>,
+    position: &R::Position,
+    orientation: &impl Orientation,
+) -> Vec<u8> {
+    let mut moves: Vec<u8> = cells_of(search.moves(position)).collect();
+    moves.sort_unstable_by_key(|&cell| {
+        let mv = orientation.to_caller(cell);
+        (search.preference(mv), mv)
+    });
+    moves
+}
+
 /// The exact score of `root` and every best move, in the caller's numbering and order.
 fn scored_best_moves<R: Rules, A: Answers<R>>(
     search: &mut Game<R, A>,
@@ -201,11 +225,11 @@ pub fn solve<R: Rules, A: Answers<R>>(
     orientation: &impl Orientation,
 ) -> Result<Solution, Stop> {
     let (score, best_moves) = scored_best_moves(search, root, orientation)?;
-    // The line: at every turn the first best move in the caller's order.
+    // The line: at every turn the best move the game prefers.
     let mut line = Vec::new();
     let (mut position, mut here) = (*root, score);
     'turns: loop {
-        for cell in moves_in_caller_order(search, &position, orientation) {
+        for cell in moves_in_preferred_order(search, &position, orientation) {
             if is_best(search, &position, cell, here)? {
                 line.push(orientation.to_caller(cell));
                 position = search.play(&position, cell);
@@ -259,14 +283,14 @@ pub fn analyze<R: Rules, A: Answers<R>>(
     Ok(answers)
 }
 
-/// The first best move in the caller's order, `None` once the game is over.
+/// The best move the game prefers ([`Rules::preference`]), `None` once the game is over.
 pub fn best_move<R: Rules, A: Answers<R>>(
     search: &mut Game<R, A>,
     root: &R::Position,
     orientation: &impl Orientation,
 ) -> Result<Option<u8>, Stop> {
     let score = search.exact_score(root)?;
-    for cell in moves_in_caller_order(search, root, orientation) {
+    for cell in moves_in_preferred_order(search, root, orientation) {
         if is_best(search, root, cell, score)? {
             return Ok(Some(orientation.to_caller(cell)));
         }
@@ -282,6 +306,8 @@ pub struct Label {
     pub plies: u32,
     /// Every best move, as a set of cells in the caller's numbering.
     pub best: u64,
+    /// The best move the game prefers (`best_move`'s), `None` once the game is over.
+    pub best_move: Option<u8>,
     /// Every legal move's answer (empty unless asked for).
     pub moves: Vec<MoveAnswer>,
     pub nodes: u64,
@@ -318,6 +344,7 @@ pub fn label<R: Rules, A: Answers<R>>(
         value: score::value(score),
         plies: score::plies(score, search.cells_left(root)),
         best,
+        best_move: cells_of(best).min_by_key(|&mv| (search.preference(mv), mv)),
         moves: answers,
         nodes: search.nodes(),
     })

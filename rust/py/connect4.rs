@@ -42,7 +42,7 @@ bindings! {
         Names::X_O.analysis(py, answer(py, position, &options, Call::analyze)?)
     }
 
-    /// The first best column, or None once the game is over.
+    /// The best column nearest the centre (the left one of two), or None once the game is over.
     fn best_move(py, position; options = POSITION) -> Option<u8> {
         answer(py, position, &options, Call::best_move)
     }

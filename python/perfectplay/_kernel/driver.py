@@ -3,7 +3,9 @@ exact scores it finds every best move, one optimal line and each move's value an
 
 A game supplies ``moves(position)`` (legal moves as cells, ascending; none once the game is
 over), ``play(position, cell)``, ``cells_left(position)`` and ``score(position)``, the exact
-score of ``score.py`` from the side to move's point of view.
+score of ``score.py`` from the side to move's point of view. Of several best moves,
+``best_move``, the line and a label's best move take the one of lowest ``preference(cell)``
+(by default the lowest cell; Rust's ``Rules::preference``).
 """
 
 from __future__ import annotations
@@ -27,10 +29,20 @@ class Game(Protocol, Generic[Position]):
     def score(self, position: Position) -> int: ...
 
 
+Preference = Callable[[int], int] | None
+
+
 def best_moves(game: Game[Position], position: Position) -> list[int]:
     """Every move that keeps both the value and the plies optimal, ascending."""
     best = game.score(position)
     return [c for c in game.moves(position) if -game.score(game.play(position, c)) == best]
+
+
+def _preferred(cells: list[int], preference: Preference) -> int | None:
+    """The cell of lowest preference (ties to the lower cell), None of none."""
+    if not cells:
+        return None
+    return cells[0] if preference is None else min(cells, key=lambda c: (preference(c), c))
 
 
 def solve(
@@ -39,15 +51,16 @@ def solve(
     players: tuple[str, str],
     first_to_move: bool,
     move_form: Callable[[int], Move],
+    preference: Preference = None,
 ) -> Solution[Move]:
     """``root`` solved; ``players`` names the first and second player, ``first_to_move`` says
     which of them moves at the root."""
     result = game.score(root)
     line: list[int] = []
     position = root
-    while moves := best_moves(game, position):
-        line.append(moves[0])
-        position = game.play(position, moves[0])
+    while (move := _preferred(best_moves(game, position), preference)) is not None:
+        line.append(move)
+        position = game.play(position, move)
     mover, other = players if first_to_move else players[::-1]
     winner = None if result == score.DRAW else mover if result > 0 else other
     return Solution(
@@ -79,20 +92,21 @@ def analyze(
     return answers
 
 
-def best_move(game: Game[Position], root: Position) -> int | None:
-    best = best_moves(game, root)
-    return best[0] if best else None
+def best_move(game: Game[Position], root: Position, preference: Preference = None) -> int | None:
+    return _preferred(best_moves(game, root), preference)
 
 
 def label(
-    game: Game[Position], root: Position, moves: bool
+    game: Game[Position], root: Position, moves: bool, preference: Preference = None
 ) -> tuple[int, int, list[int], dict[int, tuple[int, int]]]:
-    """What a batch row needs: (value, plies, best moves as cells, and with ``moves`` each
-    legal move's (value for its player, plies from now with it))."""
+    """What a batch row needs: (value, plies, best moves as cells, the preferred one first, and
+    with ``moves`` each legal move's (value for its player, plies from now with it))."""
     result = game.score(root)
+    best = best_moves(game, root)
+    first = _preferred(best, preference)
     return (
         score.value(result),
         score.plies(result, game.cells_left(root)),
-        best_moves(game, root),
+        best if first is None else [first, *(c for c in best if c != first)],
         analyze(game, root, lambda cell: cell) if moves else {},
     )

@@ -24,8 +24,9 @@ class Solution(Generic[Move]):
     ``value`` is +1 if the side to move wins (for footholds: player A), 0 for a draw and -1 if it
     loses. ``winner`` is ``'x'``/``'o'`` (``'A'``/``'B'`` for footholds) or None for a draw.
     ``plies`` counts the moves still played. ``best_moves`` holds every move that keeps both the
-    value and the plies optimal, ascending; ``line`` is one optimal game from here, taking the
-    first best move at every turn. ``nodes`` is the search effort (0 when answered from a table;
+    value and the plies optimal, ascending; ``line`` is one optimal game from here, taking at
+    every turn the best move the game prefers (the lowest; in Connect Four the column nearest
+    the centre). ``nodes`` is the search effort (0 when answered from a table;
     it differs between backends and takes no part in equality).
     """
 
@@ -38,8 +39,8 @@ class Solution(Generic[Move]):
 
     @property
     def best_move(self) -> Move | None:
-        """The first best move, or None when the game is over."""
-        return self.best_moves[0] if self.best_moves else None
+        """The best move the game prefers (the line's first), or None when the game is over."""
+        return self.line[0] if self.line else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,12 +48,12 @@ class BatchSolution:
     """Many positions solved at once, one row each (``batch_solve`` of every game).
 
     ``value`` int8 (side to move; footholds: A), ``plies`` int16, ``best_move`` int16 (flat cell
-    ``row * cols + col`` of the first best move, -1 when the game is over or the row failed),
-    ``best_mask`` bool ``(N, cells)`` (every best move), ``status`` uint8 (``OK`` 0, ``BAD`` 1
-    malformed or illegal, ``LIMIT`` 2 node limit), ``nodes`` uint64; with ``moves=True`` also
-    ``move_value`` int8 and ``move_plies`` int16, ``(N, cells)``: each cell's move as
-    ``analyze`` gives it, ``move_plies`` -1 where the cell is no legal move. A failed row holds
-    value 0, plies -1, best_move -1 and no best move. The arrays are read-only.
+    ``row * cols + col`` of ``Solution.best_move``, the best move the game prefers; -1 when the game
+    is over or the row failed), ``best_mask`` bool ``(N, cells)`` (every best move), ``status``
+    uint8 (``OK`` 0, ``BAD`` 1 malformed or illegal, ``LIMIT`` 2 node limit), ``nodes`` uint64; with
+    ``moves=True`` also ``move_value`` int8 and ``move_plies`` int16, ``(N, cells)``: each cell's
+    move as ``analyze`` gives it, ``move_plies`` -1 where the cell is no legal move. A failed row
+    holds value 0, plies -1, best_move -1 and no best move. The arrays are read-only.
     """
 
     OK: ClassVar[int] = 0

@@ -40,6 +40,11 @@ class Shape:
         self.bottom = sum(1 << (col * self.stride) for col in range(width))
         self.board = self.bottom * ((1 << height) - 1)
 
+    def preference(self, col: int) -> int:
+        """Which best column ``best_move`` and the line take: the lowest preference, so centre-out
+        and the left one of two first (7 wide: 3 2 4 1 5 0 6); Rust's ``Shape::preference``."""
+        return abs(2 * col - (self.width - 1))
+
     def column(self, col: int) -> int:
         return ((1 << self.height) - 1) << (col * self.stride)
 

@@ -128,7 +128,9 @@ def _column(col: int) -> int:
 def solve(position: Any, **options: Unpack[SearchOptions]) -> Solution[int]:
     """The position solved for the side to move; moves are columns."""
     call = _Call(position, options, "solve", POSITION)
-    return driver.solve(call.search, call.root, ("x", "o"), call.first_to_move(), _column)
+    return driver.solve(
+        call.search, call.root, ("x", "o"), call.first_to_move(), _column, call.shape.preference
+    )
 
 
 def analyze(position: Any, **options: Unpack[SearchOptions]) -> dict[int, tuple[int, int]]:
@@ -138,9 +140,9 @@ def analyze(position: Any, **options: Unpack[SearchOptions]) -> dict[int, tuple[
 
 
 def best_move(position: Any, **options: Unpack[SearchOptions]) -> int | None:
-    """The first best column, or None once the game is over."""
+    """The best column nearest the centre (the left one of two), or None once the game is over."""
     call = _Call(position, options, "best_move", POSITION)
-    return driver.best_move(call.search, call.root)
+    return driver.best_move(call.search, call.root, call.shape.preference)
 
 
 def best_moves(position: Any, **options: Unpack[SearchOptions]) -> tuple[int, ...]:
@@ -237,7 +239,8 @@ def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSoluti
     board, book = shape, openings.book_for(checked.book, shape.width, shape.height)
 
     def solve_row(position: Position) -> batch.Label:
-        return driver.label(_Search(board, checked.node_limit, book), position, checked.moves)
+        search = _Search(board, checked.node_limit, book)
+        return driver.label(search, position, checked.moves, board.preference)
 
     what = f"connect4 {shape.width}x{shape.height}"
     return batch.solve_rows(rows, shape.width, checked, what, solve_row)

@@ -220,6 +220,13 @@ impl Rules for Shape {
     fn cells_left(&self, position: &Position) -> u32 {
         self.cells - position.moves
     }
+
+    /// Centre-out, the left one of two at the same distance first (7 wide: 3 2 4 1 5 0 6): the
+    /// order players read a board in, and the search's, so the line costs little beyond the
+    /// score.
+    fn preference(&self, col: u8) -> u32 {
+        (2 * u32::from(col)).abs_diff(self.width - 1)
+    }
 }
 
 /// `score.rs`'s score of a Pons score, for a position with `moves` stones on a board of `cells`
