@@ -40,6 +40,19 @@ def test_hint_lists_every_move_best_first() -> None:
     assert expected[0] == "  3: wins in 1 move"  # cells count from 1
 
 
+def test_moves_of_equal_answers_are_ranked_as_best_move_takes_them() -> None:
+    from perfectplay import connect4, tictactoe
+
+    # Connect Four: 1, 2 and 3 all draw on the empty 5x4 board; the centre column leads.
+    ranked = _play.rank(connect4.Position("", width=5, height=4))
+    assert [m.action for m in ranked[:3]] == [2, 1, 3]
+    assert ranked[0].action == connect4.best_move("", width=5, height=4)
+    # Other games: the lowest move first, as their best_move.
+    ranked = _play.rank(tictactoe.Position("........."))  # every cell draws
+    assert [m.action for m in ranked] == list(range(9))
+    assert ranked[0].action == tictactoe.best_move(".........")
+
+
 def test_undo_takes_back_the_move_and_the_reply() -> None:
     result = play("tictactoe", "--seed", "1", moves="5\nundo\nundo\nquit\n")
     assert result.returncode == 0

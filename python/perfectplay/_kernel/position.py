@@ -228,6 +228,11 @@ class BasePosition(ABC, Generic[Move]):
     @abstractmethod
     def _analyze(self, **options: Any) -> dict[Move, tuple[int, int]]: ...
 
+    def _preference(self, action: int) -> int:
+        """Of several best moves, the one of lowest preference is shown first, as ``best_move``
+        takes it: by default the lowest action."""
+        return action
+
     def _best_moves(self, **options: Any) -> tuple[Move, ...]:
         # A game whose solution's line costs much more than its best moves answers them apart.
         return self._solve(**options).best_moves

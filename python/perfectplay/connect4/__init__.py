@@ -155,6 +155,9 @@ class Position(BasePosition[int]):
     def _action_of_move(self, move: Any) -> int:
         return check_action(move, self.cols, f"a column number 0..{self.cols - 1}")
 
+    def _preference(self, action: int) -> int:
+        return self._shape.preference(action)
+
     @property
     def legal_moves(self) -> tuple[int, ...]:
         return tuple(self._legal)
