@@ -183,11 +183,9 @@ fn moves_in_preferred_order<R: Rules, A: Answers<R>>(
     position: &R::Position,
     orientation: &impl Orientation,
 ) -> Vec<u8> {
-    let mut moves: Vec<u8> = cells_of(search.moves(position)).collect();
-    moves.sort_unstable_by_key(|&cell| {
-        let mv = orientation.to_caller(cell);
-        (search.preference(mv), mv)
-    });
+    // A stable sort of the caller's order: of equal preferences, the lower move first.
+    let mut moves = moves_in_caller_order(search, position, orientation);
+    moves.sort_by_key(|&cell| search.preference(orientation.to_caller(cell)));
     moves
 }
 

@@ -24,10 +24,10 @@ class Solution(Generic[Move]):
     ``value`` is +1 if the side to move wins (for footholds: player A), 0 for a draw and -1 if it
     loses. ``winner`` is ``'x'``/``'o'`` (``'A'``/``'B'`` for footholds) or None for a draw.
     ``plies`` counts the moves still played. ``best_moves`` holds every move that keeps both the
-    value and the plies optimal, ascending; ``line`` is one optimal game from here, taking at
-    every turn the best move the game prefers (the lowest; in Connect Four the column nearest
-    the centre). ``nodes`` is the search effort (0 when answered from a table;
-    it differs between backends and takes no part in equality).
+    value and the plies optimal, ascending; ``line`` is one optimal game from here, taking at every
+    turn the best move the game prefers (the lowest; in Connect Four the column nearest the centre).
+    ``nodes`` is the search effort (0 when answered from a table; it differs between backends and
+    takes no part in equality).
     """
 
     value: int
