@@ -8,6 +8,7 @@
 
 use crate::engine::driver::Label;
 use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::window::cells_of;
 
 /// Status codes of a row.
 pub const OK: u8 = 0;
@@ -217,16 +218,16 @@ impl<'a> Rows<'a> {
         self.move_plies[at] = plies as i16;
     }
 
-    /// A whole label from the driver: its best move is the one the game prefers.
+    /// A whole label from the driver: its best moves, and the one of them the game prefers as
+    /// `best_move`.
     pub fn label(&mut self, row: usize, label: &Label) {
         self.solved(row, label.value, label.plies, label.nodes);
-        let mut best = label.best;
-        while best != 0 {
-            self.best(row, best.trailing_zeros() as usize);
-            best &= best - 1;
-        }
-        if let (Some(mv), false) = (label.best_move, self.best_move.is_empty()) {
-            self.best_move[row - self.first] = mv.into();
+        if !self.best_move.is_empty() {
+            let at = row - self.first;
+            self.best_move[at] = label.best_move.map_or(-1, i16::from);
+            for mv in cells_of(label.best) {
+                self.best_mask[at * self.width + usize::from(mv)] = true;
+            }
         }
         for answer in &label.moves {
             self.answer(row, answer.cell as usize, answer.value, answer.plies);
