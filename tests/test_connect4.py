@@ -149,6 +149,19 @@ def test_one_search_on_two_threads_matches_pons() -> None:
 
 
 @pytest.mark.compiled
+def test_two_threads_in_a_small_table_match_one_thread() -> None:
+    """Random positions of 6 to 8 stones, each from a cleared 1 MiB table (entries replaced all
+    the time while the threads share out the moves of split nodes): two threads score them
+    as one does."""
+    boards = RUST.random_positions(12, seed=11, plies=(6, 8))
+    for board in boards:
+        RUST.clear_tables()
+        two = RUST.score(board, threads=2, table_mb=1, book=None)
+        RUST.clear_tables()
+        assert two == RUST.score(board, threads=1, table_mb=1, book=None), board
+
+
+@pytest.mark.compiled
 def test_an_analysis_on_two_threads_matches_one_thread_and_the_batch() -> None:
     """Random positions of 12 to 16 stones, whose columns take more than a moment: searched
     side by side on two threads (tables cleared), one thread, and a batch agree."""
