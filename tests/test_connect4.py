@@ -151,8 +151,7 @@ def test_one_search_on_two_threads_matches_pons() -> None:
 @pytest.mark.compiled
 def test_two_threads_in_a_small_table_match_one_thread() -> None:
     """Random positions of 6 to 8 stones, each from a cleared 1 MiB table (entries replaced all
-    the time while the threads share out the moves of split nodes): two threads score them
-    as one does."""
+    the time while both threads search over it): two threads score them as one does."""
     boards = RUST.random_positions(12, seed=11, plies=(6, 8))
     for board in boards:
         RUST.clear_tables()
