@@ -29,8 +29,9 @@
 //! * **Several threads** ([`Solver::new`]'s `threads`) search a position with [`PARALLEL_FROM`]
 //!   moves left or more together: each searches all of it over the one main table, and a
 //!   position another thread is searching waits for last (ABDADA), so that the threads split
-//!   the work rather than repeat it; the first thread to answer stops the others. An
-//!   `analyze` searches its columns side by side instead, a column a thread
+//!   the work rather than repeat it; the first thread to answer stops the others, and a thread
+//!   leaves a search another thread's result has made needless (see `Path`). An `analyze`
+//!   searches its columns side by side instead, a column a thread
 //!   ([`Solver::children_scores`]).
 //! * **7x6**, the size everyone plays, has its threat function with constant shifts.
 
@@ -79,10 +80,14 @@ const PARALLEL_FROM: i32 = 28;
 /// threads costs about as much.
 const ALONE_NODES: u64 = 1 << 15;
 /// The threads of a parallel search mark the positions with at least this many moves left
-/// that they are searching. Marking costs two atomic writes a node: deeper down, the other
-/// thread deferring a marked position gains less than that (Pons' Begin-Hard, first 30, on two
-/// threads: 40.5 s marking from 16 moves left, 36.4 s from 28).
-const SEARCH_BUSY_FROM: i32 = 28;
+/// that they are searching, and keep them on their [`Path`]. Marking costs two atomic writes a
+/// node. Two threads, nodes: Pons' Begin-Hard (first 30) 1,455-1,461 M marking from 28,
+/// 1,363-1,460 M from 24 (before threads left needless searches, 24 gained nothing); the
+/// empty board 589 M from 24, 706 M from 20.
+const SEARCH_BUSY_FROM: i32 = 24;
+/// A thread of a parallel search looks whether its path has become needless (see [`Path`])
+/// every this many nodes: a few table probes each time.
+const NEEDLESS_EVERY: u64 = 1 << 12;
 /// The threads of `analyze`'s columns side by side mark from this many moves left: a thread
 /// that joins a column another is searching is steered off its path further down (from 28,
 /// the slowest analyses along student games took 6% longer).
@@ -204,6 +209,39 @@ impl Busy {
     }
 }
 
+/// The positions a thread of a parallel search is inside (from [`SEARCH_BUSY_FROM`] moves
+/// left), with their windows, so that it can leave a search another thread's result has made
+/// needless: a position the table now settles for its window, either because every move of it
+/// failed (the other thread searched them all) or because its best move cut off and this
+/// thread is inside that same move. Not a sibling's speculative search under a cutoff: what it
+/// stores is what the next null-window test needs once the cutoff no longer holds (the empty
+/// board, two threads: 720 M nodes leaving those too, against 590 M).
+struct Path {
+    frames: Vec<Frame>,
+    next_look: u64,
+    /// The frame the search unwinds to (with `Stop::Interrupted`), which answers from the
+    /// table.
+    leave_to: Option<usize>,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    position: Position,
+    slot: Slot,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Path {
+    fn new() -> Path {
+        Path {
+            frames: Vec::with_capacity(64),
+            next_look: 0,
+            leave_to: None,
+        }
+    }
+}
+
 pub struct Solver<'a, 'b> {
     shape: &'a Shape,
     shared: &'a Shared,
@@ -214,6 +252,8 @@ pub struct Solver<'a, 'b> {
     threads: usize,
     /// The marks shared by the threads of the parallel search this solver is one thread of.
     busy: Option<&'a Busy>,
+    /// This thread's path in a parallel search (not in `analyze`'s columns side by side).
+    path: Option<&'a mut Path>,
     /// Columns, centre first, and their cells.
     columns: [u64; MAX_WIDTH],
     column_numbers: [u32; MAX_WIDTH],
@@ -260,6 +300,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             books,
             threads: 1,
             busy: None,
+            path: None,
             columns,
             column_numbers,
             width,
@@ -472,8 +513,88 @@ impl<'a, 'b> Solver<'a, 'b> {
         }
     }
 
-    /// The score of `p` (whose table slot is `slot`), fail-soft in (alpha, beta).
-    fn negamax(&mut self, p: &Position, slot: Slot, mut alpha: i32, mut beta: i32) -> Searched {
+    /// The score of `p` (whose table slot is `slot`), fail-soft in (alpha, beta); in a parallel
+    /// search, on this thread's path.
+    fn negamax(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
+        if self.path.is_none() || self.cells - (p.moves as i32) < SEARCH_BUSY_FROM {
+            return self.node(p, slot, alpha, beta);
+        }
+        self.leave_if_needless(slot)?;
+        let frame = Frame {
+            position: *p,
+            slot,
+            alpha,
+            beta,
+        };
+        let frames = &mut self.path.as_mut().expect("on a path").frames;
+        let level = frames.len();
+        frames.push(frame);
+        let answer = self.node(p, slot, alpha, beta);
+        let path = self.path.as_mut().expect("on a path");
+        path.frames.truncate(level);
+        if answer.is_ok() {
+            return answer;
+        }
+        // Marks are not left behind by a search that stops.
+        if let Some(busy) = self.busy {
+            busy.unmark(slot);
+        }
+        if path.leave_to != Some(level) {
+            return answer;
+        }
+        path.leave_to = None;
+        match self.table(slot).get(slot.mixed) {
+            Some(known) if known.lower >= beta => Ok(known.lower),
+            Some(known) if known.upper <= alpha => Ok(known.upper),
+            // The entry has given way meanwhile: searched again.
+            _ => self.negamax(p, slot, alpha, beta),
+        }
+    }
+
+    /// Every [`NEEDLESS_EVERY`] nodes: `Err` (and the frame to leave to) when the table settles
+    /// a position on this thread's path as [`Path`] says, `slot` being the next step below the
+    /// last frame.
+    fn leave_if_needless(&mut self, slot: Slot) -> Result<(), Stop> {
+        let nodes = self.budget.nodes();
+        let path = self.path.as_deref().expect("on a path");
+        if nodes < path.next_look {
+            return Ok(());
+        }
+        let mut leave = None;
+        for (level, frame) in path.frames.iter().enumerate() {
+            let Some(known) = self.table(frame.slot).get(frame.slot.mixed) else {
+                continue;
+            };
+            let next = path.frames.get(level + 1).map_or(slot, |below| below.slot);
+            if known.upper <= frame.alpha
+                || known.lower >= frame.beta && self.is_best_move(frame, known.best, next)
+            {
+                leave = Some(level);
+                break;
+            }
+        }
+        let path = self.path.as_mut().expect("on a path");
+        path.next_look = nodes + NEEDLESS_EVERY;
+        path.leave_to = leave;
+        match leave {
+            Some(_) => Err(Stop::Interrupted),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether `next` is the position the move `best` (as stored in the frame's slot) makes.
+    fn is_best_move(&self, frame: &Frame, best: u32, next: Slot) -> bool {
+        let column = self.column_in(frame.slot, best);
+        if column == NO_MOVE {
+            return false;
+        }
+        let p = frame.position;
+        let cell = (p.mask + self.shape.bottom) & self.shape.column(column);
+        cell != 0 && self.slot(&p.play_cell(cell)).mixed == next.mixed
+    }
+
+    /// [`Solver::negamax`] at one position.
+    fn node(&mut self, p: &Position, slot: Slot, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
         let (possible, theirs) = match self.settle(p, &mut alpha, &mut beta) {
             Ok(settled) => settled,
@@ -703,6 +824,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     fn parallel(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
         struct Worker {
             small: SmallTable,
+            path: Path,
             answer: Option<Searched>,
             nodes: u64,
         }
@@ -720,6 +842,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             || {
                 Ok(Worker {
                     small: SmallTable::new()?,
+                    path: Path::new(),
                     answer: None,
                     nodes: 0,
                 })
@@ -730,6 +853,7 @@ impl<'a, 'b> Solver<'a, 'b> {
                 let mut solver =
                     Solver::one_thread(shape, shared, &mut worker.small, &mut budget, books);
                 solver.busy = Some(&busy);
+                solver.path = Some(&mut worker.path);
                 let answer = solver.child(p, slot, alpha, beta);
                 if answer.is_ok() {
                     answered.store(true, Relaxed);
