@@ -588,9 +588,9 @@ impl<'a, 'b> Solver<'a, 'b> {
         if column == NO_MOVE {
             return false;
         }
-        let p = frame.position;
-        let cell = (p.mask + self.shape.bottom) & self.shape.column(column);
-        cell != 0 && self.slot(&p.play_cell(cell)).mixed == next.mixed
+        // The column was legal where it was stored: the same position.
+        let child = self.shape.play(&frame.position, column as u8);
+        self.slot(&child).mixed == next.mixed
     }
 
     /// [`Solver::negamax`] at one position.
