@@ -88,6 +88,11 @@ const SEARCH_BUSY_FROM: i32 = 24;
 /// A thread of a parallel search looks whether its path has become needless (see [`Path`])
 /// every this many nodes: a few table probes each time.
 const NEEDLESS_EVERY: u64 = 1 << 12;
+/// A thread of a parallel search leaves a sibling's search under a settled position (see
+/// [`Siblings`]) only fewer than this many plies from the root. Two threads, nodes, leaving at
+/// every ply: Pons' Begin-Hard (first 30) 1,283-1,364 M within 12, 1,324 and 1,363 M at any
+/// depth.
+const LEAVE_SIBLINGS_WITHIN: i32 = 12;
 /// The threads of `analyze`'s columns side by side mark from this many moves left: a thread
 /// that joins a column another is searching is steered off its path further down (from 28,
 /// the slowest analyses along student games took 6% longer).
@@ -213,15 +218,63 @@ impl Busy {
 /// left), with their windows, so that it can leave a search another thread's result has made
 /// needless: a position the table now settles for its window, either because every move of it
 /// failed (the other thread searched them all) or because its best move cut off and this
-/// thread is inside that same move. Not a sibling's speculative search under a cutoff: what it
-/// stores is what the next null-window test needs once the cutoff no longer holds (the empty
-/// board, two threads: 720 M nodes leaving those too, against 590 M).
+/// thread is inside that same move, or, where [`Siblings`] says so, any other move.
 struct Path {
     frames: Vec<Frame>,
     next_look: u64,
     /// The frame the search unwinds to (with `Stop::Interrupted`), which answers from the
     /// table.
     leave_to: Option<usize>,
+    siblings: Siblings,
+}
+
+/// Where a thread leaves its search of a move when another move has cut off above it. That
+/// search is needless for the test at hand, but what it stores may be what a later null-window
+/// test needs: later tests move the window the way this one fails, and a cutoff holds in them
+/// only at the plies whose side they give a lower window. If the root fails high, those are the
+/// opponent's (odd) plies; if it fails low, the root's own (even) ones.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Siblings {
+    /// Stay (the search's window is not one of a series of tests).
+    Kept,
+    LeftAtEvenPlies,
+    LeftAtOddPlies,
+    /// Left at every ply: no later test needs them.
+    Left,
+}
+
+impl Siblings {
+    /// For a test at `test` (window `test`, `test + 1`) of a score known to lie in [min, max],
+    /// halved as `pons_score` does. Where both outcomes need a later test, the score is guessed
+    /// nearer 0 than the test (halving goes from 0 to the far end first), and at 0 the siblings
+    /// are left. Two threads, nodes: the empty board (tested at 1, -1 and 0) 580-1,167 M
+    /// staying (two ways: unless the second thread's siblings in the test at 1 are what the
+    /// test at 0 needs, it costs more than one thread's 663 M), 729-742 M leaving everywhere,
+    /// 583-607 M so; Pons' Begin-Hard (first 30) 1,388-1,444 M, 1,355-1,377 M and
+    /// 1,373-1,425 M (leaving where the score, told in advance, keeps the cutoff: 1,346 M).
+    fn for_test(test: i32, min: i32, max: i32) -> Siblings {
+        let after_high = test + 1 < max;
+        let after_low = min < test;
+        match (after_high, after_low) {
+            (false, false) => Siblings::Left,
+            (true, false) => Siblings::LeftAtOddPlies,
+            (false, true) => Siblings::LeftAtEvenPlies,
+            _ if test > 0 => Siblings::LeftAtEvenPlies,
+            _ if test < 0 => Siblings::LeftAtOddPlies,
+            _ => Siblings::Left,
+        }
+    }
+
+    /// Whether a sibling's search is left at `ply` plies from the root.
+    fn left_at(self, ply: i32) -> bool {
+        ply < LEAVE_SIBLINGS_WITHIN
+            && match self {
+                Siblings::Kept => false,
+                Siblings::LeftAtEvenPlies => ply % 2 == 0,
+                Siblings::LeftAtOddPlies => ply % 2 == 1,
+                Siblings::Left => true,
+            }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -238,6 +291,7 @@ impl Path {
             frames: Vec::with_capacity(64),
             next_look: 0,
             leave_to: None,
+            siblings: Siblings::Kept,
         }
     }
 }
@@ -561,13 +615,16 @@ impl<'a, 'b> Solver<'a, 'b> {
             return Ok(());
         }
         let mut leave = None;
+        let root_moves = path.frames.first().map_or(0, |root| root.position.moves);
         for (level, frame) in path.frames.iter().enumerate() {
             let Some(known) = self.table(frame.slot).get(frame.slot.mixed) else {
                 continue;
             };
             let next = path.frames.get(level + 1).map_or(slot, |below| below.slot);
+            let ply = (frame.position.moves - root_moves) as i32;
             if known.upper <= frame.alpha
-                || known.lower >= frame.beta && self.is_best_move(frame, known.best, next)
+                || known.lower >= frame.beta
+                    && (path.siblings.left_at(ply) || self.is_best_move(frame, known.best, next))
             {
                 leave = Some(level);
                 break;
@@ -770,7 +827,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// The score of a position where the side to move cannot win at once, fail-soft in
     /// (alpha, beta).
-    fn search(&mut self, p: &Position, alpha: i32, beta: i32) -> Searched {
+    fn search(&mut self, p: &Position, alpha: i32, beta: i32, siblings: Siblings) -> Searched {
         let slot = self.slot(p);
         // Threads pay where the search is long: not above a book it stops at.
         if self.threads > 1 && self.cells - p.moves as i32 >= PARALLEL_FROM && !self.books.below(p)
@@ -791,7 +848,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             if let Some(answer) = self.alone(p, slot, alpha, beta) {
                 return answer;
             }
-            return self.parallel(p, slot, alpha, beta);
+            return self.parallel(p, slot, alpha, beta, siblings);
         }
         self.child(p, slot, alpha, beta)
     }
@@ -821,7 +878,14 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// the positions another is searching (see `Busy`); the first answer is the answer, and
     /// stops the others. Every thread may visit what is left of the node limit. Without the
     /// memory for it, the search runs on this thread alone.
-    fn parallel(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
+    fn parallel(
+        &mut self,
+        p: &Position,
+        slot: Slot,
+        alpha: i32,
+        beta: i32,
+        siblings: Siblings,
+    ) -> Searched {
         struct Worker {
             small: SmallTable,
             path: Path,
@@ -842,7 +906,10 @@ impl<'a, 'b> Solver<'a, 'b> {
             || {
                 Ok(Worker {
                     small: SmallTable::new()?,
-                    path: Path::new(),
+                    path: Path {
+                        siblings,
+                        ..Path::new()
+                    },
                     answer: None,
                     nodes: 0,
                 })
@@ -1066,7 +1133,8 @@ impl<'a, 'b> Solver<'a, 'b> {
             if bound.take().is_some() {
                 test = min;
             }
-            let found = self.search(p, test, test + 1)?;
+            let siblings = Siblings::for_test(test, min, max);
+            let found = self.search(p, test, test + 1, siblings)?;
             if found <= test {
                 max = found;
             } else {
@@ -1083,7 +1151,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         if p.wins_somewhere(self.shape) {
             return Ok((self.cells + 1 - p.moves as i32) / 2);
         }
-        self.search(p, alpha, beta)
+        self.search(p, alpha, beta, Siblings::Kept)
     }
 }
 
