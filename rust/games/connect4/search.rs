@@ -250,8 +250,8 @@ impl Siblings {
     /// are left. Two threads, nodes: the empty board (tested at 1, -1 and 0) 580-1,167 M
     /// staying (two ways: unless the second thread's siblings in the test at 1 are what the
     /// test at 0 needs, it costs more than one thread's 663 M), 729-742 M leaving everywhere,
-    /// 583-607 M so; Pons' Begin-Hard (first 30) 1,388-1,444 M, 1,355-1,377 M and
-    /// 1,373-1,425 M (leaving where the score, told in advance, keeps the cutoff: 1,346 M).
+    /// 581-607 M so; Pons' Begin-Hard (first 30) 1,388-1,445 M, 1,317-1,377 M and
+    /// 1,372-1,434 M (leaving where the score, told in advance, keeps the cutoff: 1,346 M).
     fn for_test(test: i32, min: i32, max: i32) -> Siblings {
         let after_high = test + 1 < max;
         let after_low = min < test;
