@@ -239,7 +239,7 @@ enum Siblings {
     Kept,
     LeftAtEvenPlies,
     LeftAtOddPlies,
-    /// Left at every ply: no later test needs them.
+    /// Left at every ply: no later test needs them (or, at a test of 0, none is guessed to).
     Left,
 }
 
