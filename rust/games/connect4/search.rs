@@ -233,7 +233,7 @@ struct Path {
 /// test needs: later tests move the window the way this one fails, and a cutoff holds in them
 /// only at the plies whose side they give a lower window. If the root fails high, those are the
 /// opponent's (odd) plies; if it fails low, the root's own (even) ones.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 enum Siblings {
     /// Stay (the search's window is not one of a series of tests).
     Kept,
@@ -286,12 +286,12 @@ struct Frame {
 }
 
 impl Path {
-    fn new() -> Path {
+    fn new(siblings: Siblings) -> Path {
         Path {
             frames: Vec::with_capacity(64),
             next_look: 0,
             leave_to: None,
-            siblings: Siblings::Kept,
+            siblings,
         }
     }
 }
@@ -906,10 +906,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             || {
                 Ok(Worker {
                     small: SmallTable::new()?,
-                    path: Path {
-                        siblings,
-                        ..Path::new()
-                    },
+                    path: Path::new(siblings),
                     answer: None,
                     nodes: 0,
                 })
