@@ -251,8 +251,8 @@ impl Siblings {
     /// staying (two ways: unless the second thread's siblings in the test at 1 are what the
     /// test at 0 needs, it costs more than one thread's 663 M), 729-742 M leaving everywhere,
     /// mostly 569-607 M so (not always: 725-1,108 M in three runs of nine of a later day);
-    /// Pons' Begin-Hard (first 30) 1,388-1,445 M, 1,317-1,377 M and
-    /// 1,372-1,434 M (leaving where the score, told in advance, keeps the cutoff: 1,346 M).
+    /// Pons' Begin-Hard (first 30) 1,388-1,445 M, 1,317-1,377 M and 1,372-1,434 M (leaving
+    /// where the score, told in advance, keeps the cutoff: 1,346 M).
     fn for_test(test: i32, min: i32, max: i32) -> Siblings {
         let after_high = test + 1 < max;
         let after_low = min < test;
