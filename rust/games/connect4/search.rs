@@ -64,9 +64,10 @@ const MIRROR_FROM: i32 = 20;
 /// results higher up are not evicted by them. One thread, builds in turn: Pons' Begin-Hard
 /// (first 10, 256 MiB) 9.21 and 9.26 s in one table, 8.08 and 8.11 s so; the empty board with a
 /// 1 GiB table 44.7 and 44.6 s against 36.1 and 35.4 s (sizes and depths tried: see the
-/// benchmarks page). From 20 moves left rather than 22, two threads share the table with half
-/// the churn: Pons' Begin-Hard (first 30, 1 GiB) 0.965x the time on two threads (paired median
-/// of eight), 1.001x on one; the empty board 649.0 M nodes on one thread against 663.1 M.
+/// benchmarks page). From 20 moves left rather than 22, fewer positions compete for entries
+/// that two threads fill about twice as fast: Pons' Begin-Hard (first 30, 1 GiB) 0.965x the
+/// time on two threads (paired median of eight), 1.001x on one; the empty board 649.0 M nodes
+/// on one thread against 663.1 M.
 const NEAR_END_MOVES: i32 = 20;
 /// The size of the table of positions near the end (at most the table size asked for).
 const NEAR_END_BYTES: usize = 4 << 20;
