@@ -21,6 +21,7 @@ pub struct Budget<'a> {
     nodes: u64,
     limit: u64,
     next_poll: u64,
+    poll_every: u64,
     poll: &'a mut dyn FnMut() -> bool,
 }
 
@@ -37,8 +38,17 @@ impl<'a> Budget<'a> {
             nodes: 0,
             limit,
             next_poll: POLL_EVERY.min(limit),
+            poll_every: POLL_EVERY,
             poll,
         }
+    }
+
+    /// The same budget, polling every `nodes` nodes: for a poll that costs next to nothing and
+    /// must be seen soon (a thread of a parallel search whose answer another thread has found).
+    pub fn polling_every(mut self, nodes: u64) -> Self {
+        self.poll_every = nodes.max(1);
+        self.next_poll = self.poll_every.min(self.limit);
+        self
     }
 
     /// Nodes visited so far.
@@ -84,7 +94,7 @@ impl<'a> Budget<'a> {
         if (self.poll)() {
             return Err(Stop::Interrupted);
         }
-        self.next_poll = self.nodes.saturating_add(POLL_EVERY);
+        self.next_poll = self.nodes.saturating_add(self.poll_every);
         if self.next_poll > self.limit {
             // Land exactly one node past the limit so the limit itself is exact.
             self.next_poll = self.limit.saturating_add(1);
@@ -132,5 +142,19 @@ mod tests {
         }
         assert_eq!(result, Err(Stop::Interrupted));
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn polls_as_often_as_asked() {
+        let mut calls = 0;
+        let mut poll = || {
+            calls += 1;
+            false
+        };
+        let mut budget = Budget::new(None, &mut poll).polling_every(100);
+        for _ in 0..1000 {
+            budget.visit().unwrap();
+        }
+        assert_eq!(calls, 10);
     }
 }

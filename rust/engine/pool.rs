@@ -113,6 +113,9 @@ where
             .get_or_insert(error);
         stop.store(true, Ordering::Relaxed);
     };
+    // A spawned worker wakes the calling thread when it is done: a parallel search's answer
+    // comes back without waiting out the rest of a sleep.
+    let caller = std::thread::current();
     // A spawned worker: pieces until none are left or the work stops.
     let helper = || {
         match start() {
@@ -131,6 +134,7 @@ where
             Err(error) => fail(error),
         }
         finished.fetch_add(1, Ordering::Release);
+        caller.unpark();
     };
     let mut watcher = Watcher {
         monitor,
@@ -167,7 +171,7 @@ where
         };
         // The others may still be at work: keep watching until they are done.
         while finished.load(Ordering::Acquire) < spawned && !poll() {
-            std::thread::sleep(Duration::from_millis(1));
+            std::thread::park_timeout(Duration::from_millis(1));
         }
         mine
     });

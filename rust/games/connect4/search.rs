@@ -78,10 +78,19 @@ const NEAR_END_BYTES: usize = 4 << 20;
 const PLAIN_HALVING_WITHIN: i32 = 10;
 /// A search on several threads splits positions with at least this many moves left.
 const PARALLEL_FROM: i32 = 28;
-/// The nodes a search of such a position first tries on its own thread (about a millisecond):
-/// many need no more once the table holds what earlier searches learnt, and starting the
-/// threads costs about as much.
-const ALONE_NODES: u64 = 1 << 15;
+/// The nodes a search of such a position first tries on its own thread (a tenth of a
+/// millisecond): many need no more once the table holds what earlier searches learnt, and
+/// starting the threads costs about as much. While it runs, the other cores wait: from 2^15
+/// nodes, Pons' Begin-Hard (first 30, two threads, 1 GiB) spent 0.36-0.46 s of its 25-29 s so,
+/// and 0.03 s from 2^11 (194 parallel searches instead of 165, each started in 0.1 ms).
+const ALONE_NODES: u64 = 1 << 11;
+/// A thread of a parallel search looks whether another has answered every this many nodes
+/// (one load): every 2^15 nodes, as the budget polls, the threads of Pons' Begin-Hard (first
+/// 30) returned 0.07 s in all after the first answer; so, 0.03 s.
+const ANSWERED_POLL_EVERY: u64 = 1 << 12;
+/// The nodes `analyze` spends on a position's columns on its own thread before it searches them
+/// side by side (about a millisecond): a quick analysis starts no threads.
+const COLUMNS_ALONE_NODES: u64 = 1 << 15;
 /// The threads of a parallel search mark the positions with at least this many moves left
 /// that they are searching, and keep them on their [`Path`]. Marking costs two atomic writes a
 /// node. Two threads, nodes: Pons' Begin-Hard (first 30) 1,455-1,461 M marking from 28,
@@ -919,7 +928,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             },
             |worker, _, poll| {
                 let mut poll = || answered.load(Relaxed) || poll();
-                let mut budget = Budget::new(limit, &mut poll);
+                let mut budget = Budget::new(limit, &mut poll).polling_every(ANSWERED_POLL_EVERY);
                 let mut solver =
                     Solver::one_thread(shape, shared, &mut worker.small, &mut budget, books);
                 solver.busy = Some(&busy);
@@ -953,8 +962,8 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// Every legal column of `p` with the exact score (`score.rs`'s) of the position it makes,
     /// for `analyze`. With several threads the columns are searched side by side, a column a
-    /// thread over the shared main table, once this thread has spent [`ALONE_NODES`] on them
-    /// alone (a quick analysis starts no threads): a column's exact score is a series of
+    /// thread over the shared main table, once this thread has spent [`COLUMNS_ALONE_NODES`] on
+    /// them alone (a quick analysis starts no threads): a column's exact score is a series of
     /// null-window searches, which gain little from two threads short of the longest searches,
     /// and a position has several columns. A thread with no column left joins one still
     /// searched.
@@ -969,13 +978,14 @@ impl<'a, 'b> Solver<'a, 'b> {
                 .map(|col| Ok((col, exact_of(self, &child(col))?)))
                 .collect();
         }
-        // Alone first, within ALONE_NODES for all columns; what it learnt stays in the table.
+        // Alone first, within COLUMNS_ALONE_NODES for all columns; what it learnt stays in the
+        // table.
         let (shared, books) = (self.shared, self.books);
         let mut scores = Vec::new();
         let mut left = Vec::new();
         let budget = &mut *self.budget;
         let mut poll = || budget.poll_now();
-        let mut local = Budget::new(Some(ALONE_NODES), &mut poll);
+        let mut local = Budget::new(Some(COLUMNS_ALONE_NODES), &mut poll);
         let mut alone = Solver::one_thread(shape, shared, &mut *self.small, &mut local, books);
         for col in columns {
             match left.is_empty().then(|| exact_of(&mut alone, &child(col))) {
