@@ -80,9 +80,9 @@ const PLAIN_HALVING_WITHIN: i32 = 10;
 const PARALLEL_FROM: i32 = 28;
 /// The nodes a search of such a position first tries on its own thread (a tenth of a
 /// millisecond): many need no more once the table holds what earlier searches learnt, and
-/// starting the threads costs about as much. While it runs, the other cores wait: from 2^15
-/// nodes, Pons' Begin-Hard (first 30, two threads, 1 GiB) spent 0.36-0.46 s of its 25-29 s so,
-/// and 0.03 s from 2^11 (194 parallel searches instead of 165, each started in 0.1 ms).
+/// starting the threads costs about as much. While it runs, the other cores wait: Pons'
+/// Begin-Hard (first 30, two threads, 1 GiB, 25-29 s) spent 0.36-0.46 s alone from 2^15 nodes,
+/// 0.03 s from 2^11 (194 parallel searches instead of 165, each started in 0.1 ms).
 const ALONE_NODES: u64 = 1 << 11;
 /// A thread of a parallel search looks whether another has answered every this many nodes
 /// (one load): every 2^15 nodes, as the budget polls, the threads of Pons' Begin-Hard (first
