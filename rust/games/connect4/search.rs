@@ -1141,15 +1141,14 @@ impl<'a, 'b> Solver<'a, 'b> {
             // narrow, the score is close and every test costs: the middle takes the fewest, and
             // below 0 the test one nearer 0 (see `PLAIN_HALVING_WITHIN`).
             let mut test = min + (max - min) / 2;
-            if max - min <= PLAIN_HALVING_WITHIN && test < 0 && test + 1 < max {
-                test += 1;
-            }
             if max - min > PLAIN_HALVING_WITHIN {
                 if test <= 0 && min / 2 < test {
                     test = min / 2;
                 } else if test >= 0 && max / 2 > test {
                     test = max / 2;
                 }
+            } else if test < 0 && test + 1 < max {
+                test += 1;
             }
             if bound.take().is_some() {
                 test = min;
