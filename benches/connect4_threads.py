@@ -22,7 +22,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-HARD_FILES = ["Test_L1_R3", "begin-hard"]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Pons' files, read as the Steininger bench reads them.
+from connect4_steininger import read_set
 
 ONE_RUN = """
 import sys, time
@@ -62,14 +64,8 @@ def main() -> int:
     args = parser.parse_args()
     workloads = {}
     if args.sets:
-        for file in HARD_FILES:
-            path = Path(args.sets, file)
-            if path.exists():
-                lines = path.read_text().splitlines()[: args.hard]
-                workloads[f"Begin-Hard ({len(lines)})"] = "".join(line + "\n" for line in lines)
-                break
-        else:
-            sys.exit(f"{args.sets} has none of {HARD_FILES}")
+        hard = read_set(Path(args.sets), "Begin-Hard", args.hard)
+        workloads[f"Begin-Hard ({len(hard)})"] = "".join(f"{m} {s}\n" for m, s in hard)
     workloads["empty 7x6 board"] = " 1\n"
     many = args.threads
     print(f"table: {args.table_mb} MiB; no book; {args.pairs} pairs after one warm-up pair")
