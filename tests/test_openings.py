@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import random
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -306,3 +308,72 @@ def test_a_checkpoint_of_another_build_is_refused(tmp_path: Path) -> None:
     checkpoint.write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match=r"cannot be read .*: remove it to start over"):
         openings.build(4, width=4, height=4, checkpoint=checkpoint)
+
+
+def test_the_packaged_book_is_read_only_as_the_file_shipped(tmp_path: Path) -> None:
+    """The depth-6 book goes through the reader of every shipped file: a FIFO, a link to a
+    device or a directory in its place is refused at once, and a score edited within the range
+    its stones allow, the CRC32 recomputed, is refused by the SHA-256 (``'111111'`` scores 1;
+    read as 2 it would be answered)."""
+    source = Path(openings.packaged_path())
+    whole = openings.load_packaged(source)
+    assert len(whole) == 11_094 and whole.path == str(source)
+    position = (0, 0, 0)
+    for _ in range(6):
+        position = whole.shape.play(position, 0)
+    at = int(np.searchsorted(whole.keys, whole.shape.book_key(position)))
+    assert whole.scores[at] == 1
+    edited = tmp_path / "edited.book"
+    edited.write_bytes(source.read_bytes())
+
+    def lie(body: bytearray) -> None:
+        body[_score_offset(whole, at)] = 2
+
+    _rewrite(edited, lie)
+    assert openings.load(str(edited)).scores[at] == 2  # a book built here has no SHA-256
+    fix = r"pip install --force-reinstall perfectplay"
+    with pytest.raises(ValueError, match=rf"edited\.book is not the one this .*{fix}"):
+        openings.load_packaged(edited)
+    fifo = tmp_path / "fifo.book"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="a FIFO, not a regular file"):
+        openings.load_packaged(fifo)
+    zeros = tmp_path / "zeros.book"
+    zeros.symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match="a device, not a regular file"):
+        openings.load_packaged(zeros)
+    with pytest.raises(ValueError, match="a directory, not a regular file"):
+        openings.load_packaged(tmp_path)
+    with pytest.raises(FileNotFoundError, match=rf"missing\.book is missing: .*{fix}"):
+        openings.load_packaged(tmp_path / "missing.book")
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+@pytest.mark.parametrize("kind", ["fifo", "device", "edited"])
+def test_a_default_7x6_call_refuses_a_packaged_book_put_in_its_place(
+    backend: str, kind: str, tmp_path: Path
+) -> None:
+    """In a fresh process whose packaged book is a FIFO, a link to ``/dev/zero`` or an edited
+    copy: the first default 7x6 call is a ValueError naming the file, not a hang, memory run
+    out or a wrong answer; ``book=None`` still answers."""
+    planted = tmp_path / "connect4-7x6.book"
+    if kind == "fifo":
+        os.mkfifo(planted)
+    elif kind == "device":
+        planted.symlink_to("/dev/zero")
+    else:
+        data = bytearray(Path(openings.packaged_path()).read_bytes())
+        data[30] ^= 1
+        planted.write_bytes(bytes(data))
+    code = (
+        "from perfectplay.connect4 import openings\n"
+        f"openings.packaged_path = lambda: {str(planted)!r}\n"
+        "from perfectplay._kernel.backend import implementation\n"
+        f"c4 = implementation('connect4', {backend!r})\n"
+        "print(c4.score('2252576253462244111563365343671351441', book=None))\n"
+        "c4.score('111111')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.split() == ["-1"], run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"ValueError: the opening book {planted}"), last

@@ -91,6 +91,8 @@ FORMAT_VERSION = 1
 _FIXED = struct.Struct("<8sIBBBBQ")
 _CHECKSUM = struct.Struct("<I")
 PACKAGED = "connect4-7x6.book"
+PACKAGED_BYTES = 99_874
+PACKAGED_SHA256 = "e2186470573105308ff71b81c5e867ed700420f2fa0b9381a839a4a6325a6355"
 PACKAGED_SIZE = (7, 6)  # the board size of the packaged book
 
 
@@ -511,13 +513,19 @@ def deep_path() -> str | None:
     return os.path.join(next(iter(spec.submodule_search_locations)), *DEEP_FILE.split("/"))
 
 
-def _read_whole(path: str, where: str, size: int, why: str, fix: str) -> bytes:
-    """A deep book file's bytes: a ``FileNotFoundError`` or ``ValueError`` naming ``where``
-    and the fix when it is missing, not a regular file, or not ``size`` bytes (``why``)."""
+def _read_whole(
+    path: str, where: str, size: int, why: str, fix: str, *, sha256: str | None = None
+) -> bytes:
+    """A book file's bytes, the one way every file perfectplay ships is read: a
+    ``FileNotFoundError`` or ``ValueError`` naming ``where`` and the fix when it is missing,
+    not a regular file (a FIFO, a device, a directory), not ``size`` bytes (``why``) or, given
+    ``sha256``, not the file of that SHA-256. No more than ``size + 1`` bytes are read."""
     try:
         file = open_regular(path)
     except FileNotFoundError:
         raise FileNotFoundError(f"{where} is missing: {fix}") from None
+    except ValueError as error:  # a FIFO, a device, a directory
+        raise ValueError(f"{where}: {str(error).removeprefix(f'{path}: ')}: {fix}") from None
     with file:
         data: bytes = file.read(size + 1)
     if len(data) != size:
@@ -525,6 +533,8 @@ def _read_whole(path: str, where: str, size: int, why: str, fix: str) -> bytes:
             f"{where} is {len(data):,} bytes{' or more' if len(data) > size else ''}, not "
             f"{size:,}{why}: {fix}"
         )
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        raise ValueError(f"{where} is not the one this perfectplay shipped: {fix}")
     return data
 
 
@@ -585,9 +595,9 @@ def with_next(
     path = os.fspath(path)
     where = f"the 13-ply opening book {path}"
     fix = _REFETCH if sha256 is not None else "build it again"
-    data = _read_whole(path, where, 7 * len(deep), " (seven for each 12-ply entry)", fix)
-    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-        raise ValueError(f"{where} is not the one this perfectplay shipped: {fix}")
+    data = _read_whole(
+        path, where, 7 * len(deep), " (seven for each 12-ply entry)", fix, sha256=sha256
+    )
     # Read in place: the bytes are already immutable, and both backends only read them.
     slots = np.frombuffer(data, dtype=np.int8)
     return DeepBook(deep.codes, deep.scores, deep.path, next_scores=slots, next_path=path)
@@ -872,8 +882,23 @@ def _check_array(what: str, array: Any, dtype: type[np.generic]) -> None:
 def packaged() -> Book:
     """The 7x6 book that ships with perfectplay, the 12-ply book attached (``deep``): what a
     7x6 answer reads by default (both loaded and checked once)."""
-    data = resources.files("perfectplay.connect4").joinpath("data").joinpath(PACKAGED).read_bytes()
-    return _decode(data, PACKAGED, deep())
+    return load_packaged(packaged_path(), deep())
+
+
+def packaged_path() -> str:
+    """Where the packaged 7x6 book is."""
+    return _data_path(PACKAGED)
+
+
+def load_packaged(path: str | os.PathLike[str], deep: DeepBook | None = None) -> Book:
+    """The packaged 7x6 book in ``path``, checked as every file perfectplay ships is (a
+    regular file, its size and SHA-256) and then as every book is (see the module): a
+    ``FileNotFoundError`` or ``ValueError`` naming the file and the fix when it is not the one
+    this perfectplay shipped."""
+    path = os.fspath(path)
+    where = f"the opening book {path}"
+    data = _read_whole(path, where, PACKAGED_BYTES, "", _REFETCH, sha256=PACKAGED_SHA256)
+    return _decode(data, path, deep)
 
 
 def _levels(shape: Shape, depth: int) -> list[dict[int, tuple[Position, str]]]:
