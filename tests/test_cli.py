@@ -314,3 +314,15 @@ def test_closed_standard_output_is_said_once_without_a_traceback() -> None:
     assert closed.stderr == (
         "perfectplay connect4: standard output is closed: nowhere to write the answers\n"
     )
+
+
+@pytest.mark.parametrize("command", sorted(SAMPLES))
+def test_closed_standard_input_is_said_once_without_a_traceback(command: str) -> None:
+    closed = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m perfectplay {command} <&-"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert closed.returncode == 1
+    assert closed.stderr == f"perfectplay {command}: standard input is closed: no cases to read\n"

@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name}: standard output is closed: nowhere to write the answers", file=sys.stderr
             )
         return 1
+    if args.input == "-" and sys.stdin is None:  # started with standard input closed (`<&-`)
+        print(f"{name}: standard input is closed: no cases to read", file=sys.stderr)
+        return 1
     try:
         stream: IO[bytes] = (
             sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
