@@ -6,7 +6,7 @@ use crate::engine::budget::{Budget, Stop};
 use crate::engine::columns::{BAD, Columns, LIMIT, Scattered, Wanted};
 use crate::engine::driver::Label;
 use crate::engine::error::{Error, Result};
-use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::memory::{OutOfMemory, headroom, with_room, zeroed};
 use crate::engine::pool;
 use crate::input::Item;
 use crate::input::options::{Checked, OnError};
@@ -49,17 +49,11 @@ where
     // Equal rows are solved once: the first of each is the one solved.
     let mut first_of: HashMap<&T, usize> = HashMap::new();
     first_of.try_reserve(rows.len()).map_err(out_of_memory)?;
-    let mut unique: Vec<usize> = Vec::new();
-    unique
-        .try_reserve_exact(rows.len())
-        .map_err(out_of_memory)?;
+    let mut unique: Vec<usize> = with_room(rows.len())?;
     let mut same_as: Vec<usize> = zeroed(rows.len())?;
     // Before and after the pool the work is per row: Ctrl-C is looked for every so many rows.
-    let mut stopped = |index: usize| index % LOOK_EVERY == 0 && monitor(0, rows.len());
     for (index, row) in rows.iter().enumerate() {
-        if stopped(index) {
-            return Err(Error::Stopped(Stop::Interrupted));
-        }
+        look(index, 0, rows.len(), &mut monitor)?;
         same_as[index] = match row {
             Some(row) => *first_of.entry(row).or_insert_with(|| {
                 unique.push(index);
@@ -124,9 +118,7 @@ where
     let first_failure: HashMap<usize, Error> = failed.into_iter().collect();
     let mut failed_rows = Vec::new();
     for (index, &first) in same_as.iter().enumerate() {
-        if index % LOOK_EVERY == 0 && monitor(total, total) {
-            return Err(Error::Stopped(Stop::Interrupted));
-        }
+        look(index, total, total, &mut monitor)?;
         if first != usize::MAX && first != index {
             columns.copy_row(first, index);
         }
@@ -185,6 +177,24 @@ where
 /// Rows handled between two looks for Ctrl-C outside the pool (and while a batch is read).
 pub const LOOK_EVERY: usize = 1 << 16;
 
+/// At every [`LOOK_EVERY`]-th `row`: stopped when `monitor(done, total)` says so (Ctrl-C),
+/// `OutOfMemory` when the memory's [`headroom`] is gone (a row's small allocations cannot
+/// fail cleanly; the batch stops before they would).
+pub fn look(
+    row: usize,
+    done: usize,
+    total: usize,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<()> {
+    if row % LOOK_EVERY != 0 {
+        return Ok(());
+    }
+    if monitor(done, total) {
+        return Err(Error::Stopped(Stop::Interrupted));
+    }
+    Ok(headroom()?)
+}
+
 /// A batch's rows after parsing: each ready to solve (`None` for a bad row), and the first bad
 /// row with its error (a masked batch needs none, a raising one the first).
 pub struct Parsed<T> {
@@ -198,14 +208,8 @@ pub type FirstBad = Option<(usize, Error)>;
 impl<T> Parsed<T> {
     /// Room for `rows` rows, or an out-of-memory error.
     pub fn with_capacity(rows: usize) -> Result<Parsed<T>> {
-        let mut parsed = Vec::new();
-        parsed.try_reserve_exact(rows).map_err(|_| {
-            Error::OutOfMemory(OutOfMemory {
-                bytes: rows.saturating_mul(size_of::<Option<T>>()),
-            })
-        })?;
         Ok(Parsed {
-            rows: parsed,
+            rows: with_room(rows)?,
             first_bad: None,
         })
     }
@@ -258,9 +262,7 @@ pub fn parse<T, S>(
     let mut cells = Vec::new();
     let mut codes = Vec::new();
     for row in 0..count {
-        if row % LOOK_EVERY == 0 && monitor(row, count) {
-            return Err(Error::Stopped(Stop::Interrupted));
-        }
+        look(row, row, count, monitor)?;
         parsed.push(match (rows, &shape) {
             (Rows::Array { reader, .. }, Some(shape)) => {
                 cells.resize(reader.width(), 0);

@@ -7,7 +7,7 @@
 //! `moves`, no node counts for table answers.
 
 use crate::engine::driver::Label;
-use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::memory::{OutOfMemory, headroom, zeroed};
 use crate::engine::window::cells_of;
 
 /// Status codes of a row.
@@ -51,7 +51,7 @@ impl Columns {
                 0
             }
         };
-        Ok(Columns {
+        let columns = Columns {
             rows,
             moves_per_row,
             value: zeroed(rows)?,
@@ -62,7 +62,10 @@ impl Columns {
             nodes: zeroed(if wanted.nodes { rows } else { 0 })?,
             move_value: zeroed(per_row(wanted.moves))?,
             move_plies: zeroed(per_row(wanted.moves))?,
-        })
+        };
+        // The rows' work needs a little more: refused now, not aborted at a row.
+        headroom()?;
+        Ok(columns)
     }
 
     /// Copies row `from` (labelled or failed) to row `to`: equal rows of a batch are solved

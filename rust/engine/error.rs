@@ -31,7 +31,7 @@ impl fmt::Display for Error {
             }
             Error::Stopped(Stop::Interrupted) => f.write_str("search interrupted"),
             Error::OutOfMemory(OutOfMemory { bytes }) => {
-                write!(f, "cannot allocate a table of {bytes} bytes")
+                write!(f, "not enough memory: cannot allocate {bytes} bytes")
             }
             Error::InRow(row, error) => write!(f, "row {row}: {error}"),
         }

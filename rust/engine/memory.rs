@@ -66,6 +66,48 @@ pub fn zeroed<T: Zeroable>(len: usize) -> Result<Vec<T>, OutOfMemory> {
     Ok(unsafe { Vec::from_raw_parts(pointer, len, len) })
 }
 
+/// An empty `Vec` with room for `len` items, or `OutOfMemory` when the allocation fails: for
+/// columns filled by pushing.
+pub fn with_room<T>(len: usize) -> Result<Vec<T>, OutOfMemory> {
+    let mut room = Vec::new();
+    room.try_reserve_exact(len).map_err(|_| OutOfMemory {
+        bytes: len.saturating_mul(size_of::<T>()),
+    })?;
+    Ok(room)
+}
+
+/// A copy of `text`, or `OutOfMemory`: an argument's text is as long as its caller makes it,
+/// and a batch copies one a row.
+pub fn copied(text: &str) -> Result<String, OutOfMemory> {
+    let mut copy = String::new();
+    copy.try_reserve_exact(text.len())
+        .map_err(|_| OutOfMemory { bytes: text.len() })?;
+    copy.push_str(text);
+    Ok(copy)
+}
+
+/// How much memory must still be free for work to go on: the small allocations of a batch's
+/// rows (a row's copy, its answer, an error's message) are infallible in Rust, so a batch
+/// checks this room every so many rows ([`headroom`]) and stops with `OutOfMemory` while
+/// there is still room to say so, never at the edge where a small allocation aborts.
+pub const HEADROOM: usize = 64 << 20;
+
+/// `Ok` when [`HEADROOM`] bytes can still be had (asked for, and given back at once), else
+/// `OutOfMemory`.
+pub fn headroom() -> Result<(), OutOfMemory> {
+    let failure = OutOfMemory { bytes: HEADROOM };
+    let layout = Layout::from_size_align(HEADROOM, 4096).map_err(|_| failure)?;
+    // SAFETY: the layout has a non-zero size. `black_box` keeps the request: an allocation
+    // nothing uses may otherwise be optimised away.
+    let pointer = std::hint::black_box(unsafe { std::alloc::alloc(layout) });
+    if pointer.is_null() {
+        return Err(failure);
+    }
+    // SAFETY: allocated just above with this layout, and never used.
+    unsafe { dealloc(pointer, layout) };
+    Ok(())
+}
+
 /// 2 MiB: the size of a huge page on x86-64 and arm64.
 const HUGE_PAGE: usize = 2 << 20;
 
@@ -197,5 +239,14 @@ mod tests {
         buffer[5] = 7;
         assert_eq!(buffer.iter().sum::<u64>(), 7);
         assert!(HugeBuffer::<u64>::zeroed(usize::MAX / 8).is_err());
+    }
+
+    #[test]
+    fn room_copies_and_headroom_are_fallible() {
+        let room: Vec<u32> = with_room(10).unwrap();
+        assert!(room.is_empty() && room.capacity() >= 10);
+        assert!(with_room::<u64>(usize::MAX / 4).is_err());
+        assert_eq!(copied("4453").unwrap(), "4453");
+        assert!(headroom().is_ok());
     }
 }

@@ -5,7 +5,7 @@
 use crate::engine::batch::{LOOK_EVERY, Parsed};
 use crate::engine::columns::Columns;
 use crate::engine::error::{Error, Result as CoreResult};
-use crate::engine::memory::{OutOfMemory, zeroed};
+use crate::engine::memory::{headroom, with_room, zeroed};
 use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
@@ -206,16 +206,11 @@ pub fn once_or_a_row<'py>(
 /// Each item as plain data, or why it cannot be (that row's error); Ctrl-C and `MemoryError`
 /// end the batch.
 pub fn items_of(items: &Bound<'_, PyList>) -> PyResult<Vec<CoreResult<Item<'static>>>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(items.len()).map_err(|_| {
-        let bytes = items
-            .len()
-            .saturating_mul(size_of::<CoreResult<Item<'static>>>());
-        PyErr::from(Error::OutOfMemory(OutOfMemory { bytes }))
-    })?;
+    let mut out = with_room(items.len()).map_err(Error::from)?;
     for (row, item) in items.iter().enumerate() {
         if row % LOOK_EVERY == 0 {
             item.py().check_signals()?;
+            headroom().map_err(Error::from)?;
         }
         out.push(row_item(&item)?);
     }

@@ -5,6 +5,7 @@
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::driver::{MoveAnswer, Player, Solution};
 use crate::engine::error::Error;
+use crate::engine::memory::{copied, with_room};
 use crate::input::{Item, MAX_CELLS};
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
@@ -108,7 +109,8 @@ fn int_item(int: &Bound<'_, PyAny>) -> Item<'static> {
 /// many array-likes unwrapped into this one.
 fn item_at(obj: &Bound<'_, PyAny>, depth: usize, unwraps: usize) -> PyResult<Item<'static>> {
     if let Ok(text) = obj.cast::<PyString>() {
-        return Ok(Item::Text(Cow::Owned(text.to_string_lossy().into_owned())));
+        let copy = copied(&text.to_string_lossy()).map_err(Error::from)?;
+        return Ok(Item::Text(Cow::Owned(copy)));
     }
     if let Ok(flag) = obj.cast::<PyBool>() {
         return Ok(Item::Bool(flag.is_true()));
@@ -163,7 +165,7 @@ fn sequence_item<'py, I: Iterator<Item = PyResult<Bound<'py, PyAny>>>>(
         return Ok(Item::Seq(Vec::new()));
     }
     // `len()` may lie: read one item past the most any board has, never more.
-    let mut converted = Vec::with_capacity(len);
+    let mut converted = with_room(len).map_err(Error::from)?;
     for item in items()? {
         if converted.len() == MAX_CELLS {
             return Ok(Item::Long(MAX_CELLS + 1));

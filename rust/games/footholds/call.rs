@@ -5,6 +5,7 @@ use crate::engine::batch::{self, Parsed};
 use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
 use crate::engine::error::Result;
+use crate::engine::memory::with_room;
 use crate::engine::pool::Monitor;
 use crate::engine::random::random_rows;
 use crate::games::footholds::{Board, Position, parse_board, parse_location, random_walk, search};
@@ -100,9 +101,9 @@ pub fn random_games(
     let (count, rows) = random_rows(n, options, most, width, write, monitor)?;
     let mut games = RandomGames {
         count,
-        boards: Vec::with_capacity(count * cells),
-        alocs: Vec::with_capacity(2 * count),
-        blocs: Vec::with_capacity(2 * count),
+        boards: with_room(count.saturating_mul(cells))?,
+        alocs: with_room(count.saturating_mul(2))?,
+        blocs: with_room(count.saturating_mul(2))?,
     };
     for items in rows.chunks(width) {
         games.boards.extend_from_slice(&items[..cells]);

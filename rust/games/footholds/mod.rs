@@ -12,8 +12,7 @@ pub mod call;
 pub mod plain;
 pub mod search;
 
-use crate::engine::batch::{LOOK_EVERY, Parsed};
-use crate::engine::budget::Stop;
+use crate::engine::batch::{Parsed, look};
 use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::symmetry::Symmetries;
@@ -279,9 +278,7 @@ pub fn parse_batch(
         _ => None,
     };
     for row in 0..count {
-        if row % LOOK_EVERY == 0 && monitor(row, count) {
-            return Err(Error::Stopped(Stop::Interrupted));
-        }
+        look(row, row, count, monitor)?;
         let board = match &shared {
             Some(board) => board.clone(),
             None => boards.item(row).and_then(|item| parse_board(&item)),
