@@ -104,11 +104,13 @@ def test_what_is_no_connectx_position_is_a_clear_error(
 
 
 def test_a_search_past_the_time_falls_back_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no time for the search (one node), on a board without a book (6x5), the agent still
-    wins at once, blocks a win at once, or takes the column nearest the centre."""
+    """With no time for the search (one node, no share of the clock), on a board without a
+    book (6x5), the agent still wins at once, blocks a win at once, or takes the column nearest
+    the centre."""
     import perfectplay.connectx
 
-    monkeypatch.setattr(perfectplay.connectx, "CONNECTX_NODES_PER_SECOND", 1e-9)
+    monkeypatch.setattr(perfectplay.connectx, "CONNECTX_TIME_SHARE", 0)
+    monkeypatch.setattr(perfectplay.connectx, "_FIRST_NODES", 1)
     fallbacks: list[int] = []
     fallback = perfectplay.connectx._connectx_fallback
 
@@ -134,6 +136,111 @@ def test_the_agent_is_still_found_at_its_first_address() -> None:
     import perfectplay.connectx
 
     assert perfectplay.agents.connectx_agent is perfectplay.connectx.connectx_agent
-    assert perfectplay.agents.CONNECTX_NODES_PER_SECOND == 5_000_000
+    assert perfectplay.agents.CONNECTX_TIME_SHARE == perfectplay.connectx.CONNECTX_TIME_SHARE
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         perfectplay.agents.nothing  # noqa: B018
+
+
+EMPTY_7X6 = {"rows": 6, "columns": 7, "inarow": 4}
+
+
+@pytest.mark.parametrize(
+    ("observation", "configuration", "kind", "message"),
+    [
+        ({"board": [0.5] + [0] * 41, "mark": 1}, EMPTY_7X6, ValueError, r"board\[0\] must be"),
+        ({"board": [0] * 42, "mark": 1.5}, EMPTY_7X6, ValueError, "observation.mark must be"),
+        ({"board": [0] * 42, "mark": float("nan")}, EMPTY_7X6, ValueError, "mark must be a whole"),
+        ({"board": [0] * 42, "mark": float("inf")}, EMPTY_7X6, ValueError, "mark must be a whole"),
+        ({"board": [3] + [0] * 41, "mark": 1}, EMPTY_7X6, ValueError, r"board\[0\] is 3"),
+        ({"board": [None] * 42, "mark": 1}, EMPTY_7X6, TypeError, r"board\[0\] must be an int"),
+        ({"board": None, "mark": 1}, EMPTY_7X6, TypeError, "observation.board must be a list"),
+        ({"board": "0" * 42, "mark": 1}, EMPTY_7X6, TypeError, "observation.board must be a list"),
+        ({"board": {0: 0}, "mark": 1}, EMPTY_7X6, TypeError, "observation.board must be a list"),
+        ({"board": [0] * 42, "mark": None}, EMPTY_7X6, TypeError, "observation.mark must be"),
+        (
+            {"board": [0] * 42, "mark": 1},
+            {**EMPTY_7X6, "rows": 6.5},
+            ValueError,
+            "configuration.rows must be a whole",
+        ),
+        (
+            {"board": [0] * 42, "mark": 1},
+            {**EMPTY_7X6, "columns": "7"},
+            TypeError,
+            "configuration.columns must be an int",
+        ),
+        (
+            {"board": [0] * 42, "mark": 1},
+            {**EMPTY_7X6, "actTimeout": float("nan")},
+            ValueError,
+            "actTimeout must be a finite, positive number",
+        ),
+        (
+            {"board": [0] * 42, "mark": 1},
+            {**EMPTY_7X6, "actTimeout": None},
+            TypeError,
+            "actTimeout must be a number",
+        ),
+    ],
+)
+def test_a_field_that_is_no_connectx_value_is_named(
+    observation: Any, configuration: Any, kind: type[Exception], message: str
+) -> None:
+    with pytest.raises(kind, match=message):
+        connectx_agent(observation, configuration)
+
+
+def test_an_endless_board_is_refused_without_reading_it() -> None:
+    def endless() -> Any:
+        while True:
+            yield 0
+
+    with pytest.raises(TypeError, match=r"observation\.board must be a list"):
+        connectx_agent({"board": endless(), "mark": 1}, EMPTY_7X6)
+
+
+def test_whole_numbers_as_floats_and_numpy_values_are_taken() -> None:
+    import numpy as np
+
+    observation = {"board": np.zeros(42, np.int64), "mark": np.int64(1)}
+    configuration = {"rows": 6.0, "columns": 7.0, "inarow": 4, "actTimeout": 2.0}
+    assert connectx_agent(observation, configuration) == 3
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(8, 7), (9, 6)])
+def test_a_move_on_a_loaded_machine_stays_within_the_clock(columns: int, rows: int) -> None:
+    """Two busy processes per core take the machine while the agent plays the first moves
+    of boards too large to solve in time; each move comes back, legal, within Kaggle's
+    ``actTimeout`` (2 s): the agent stops its search by the clock, not by a guess at the
+    machine's speed (CONNECTX_TIME_SHARE of the time, so a loaded machine keeps a margin)."""
+    import multiprocessing
+    import os
+    import time
+
+    configuration = {"rows": rows, "columns": columns, "inarow": 4, "actTimeout": 2}
+    busy = [
+        multiprocessing.get_context("spawn").Process(target=_spin, daemon=True)
+        for _ in range(2 * (os.cpu_count() or 1))
+    ]
+    for process in busy:
+        process.start()
+    try:
+        board = [0] * (rows * columns)
+        for ply in range(4):
+            mark = 1 + ply % 2
+            began = time.perf_counter()
+            column = connectx_agent({"board": list(board), "mark": mark}, configuration)
+            took = time.perf_counter() - began
+            assert board[column] == 0, column
+            assert took < configuration["actTimeout"], (ply, took)
+            play(board, column, mark, columns, rows)
+    finally:
+        for process in busy:
+            process.terminate()
+        for process in busy:
+            process.join()
+
+
+def _spin() -> None:
+    while True:
+        pass

@@ -101,7 +101,7 @@ class PerfectAgent:
 def __getattr__(name: str) -> Any:
     # ConnectX's agent under its first address (``perfectplay.agents.connectx_agent``), as
     # Kaggle submissions import it.
-    if name in ("connectx_agent", "CONNECTX_NODES_PER_SECOND"):
+    if name in ("connectx_agent", "CONNECTX_TIME_SHARE"):
         from perfectplay import connectx
 
         return getattr(connectx, name)

@@ -9,19 +9,26 @@ takes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import numbers
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perfectplay import connect4
 from perfectplay.connect4 import rules
 from perfectplay.errors import SearchLimitExceeded
 
-__all__ = ["CONNECTX_NODES_PER_SECOND", "connectx_agent"]
+__all__ = ["CONNECTX_TIME_SHARE", "connectx_agent"]
 
-#: Search nodes a ConnectX move may visit for each second of ``actTimeout`` (on each thread):
-#: well under what one thread searches in a second here (about 20 million), so that a move
-#: stays in time on a slower machine.
-CONNECTX_NODES_PER_SECOND = 5_000_000
+#: The share of ``actTimeout`` a move may take. The search runs under node budgets that grow
+#: fourfold while the measured speed says the next one ends within it, so a loaded or slow
+#: machine gets a smaller search, not a late move.
+CONNECTX_TIME_SHARE = 0.4
+#: The first budget: a few milliseconds of search, enough for most positions of 7x6 past the
+#: books, and a measure of this machine's speed for the next.
+_FIRST_NODES = 50_000
+_GROWTH = 4
 _MISSING = object()
 
 
@@ -33,6 +40,52 @@ def _connectx_field(thing: Any, name: str, what: str, default: Any = _MISSING) -
     if value is _MISSING:
         raise ValueError(f"the ConnectX {what} has no {name!r}")
     return value
+
+
+def _whole(value: Any, name: str) -> int:
+    """``value`` as an int: an int, or a float with no fraction (JSON may give ``6.0``); a
+    ``TypeError`` or ``ValueError`` naming ``name`` for anything else (0.5, NaN, infinity,
+    None, a str), never a truncation."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, numbers.Real)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    number = float(value)
+    if not math.isfinite(number) or not number.is_integer():
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(number)
+
+
+def _seconds(value: Any) -> float:
+    """``actTimeout``: a finite, positive number of seconds."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"configuration.actTimeout must be a number, not {type(value).__name__}")
+    seconds = float(value)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(
+            f"configuration.actTimeout must be a finite, positive number, not {value!r}"
+        )
+    return seconds
+
+
+def _cells(board: Any, count: int) -> list[int]:
+    """The ``count`` cells of ``observation.board``, each 0, 1 or 2: a sized sequence (a
+    list, a tuple, a numpy array), never read past ``count`` items."""
+    if isinstance(board, (str, bytes, bytearray, Mapping)) or not (
+        isinstance(board, Sequence) or (hasattr(board, "__len__") and hasattr(board, "__getitem__"))
+    ):
+        raise TypeError(
+            f"observation.board must be a list of rows * columns cells, not {type(board).__name__}"
+        )
+    if len(board) != count:
+        raise ValueError(f"the board has {len(board)} cells, not rows * columns = {count}")
+    cells = []
+    for index in range(count):
+        cell = _whole(board[index], f"observation.board[{index}]")
+        if cell not in (0, 1, 2):
+            raise ValueError(f"observation.board[{index}] is {cell}, not 0, 1 or 2")
+        cells.append(cell)
+    return cells
 
 
 def _connectx_fallback(position: connect4.Position) -> int:
@@ -47,6 +100,29 @@ def _connectx_fallback(position: connect4.Position) -> int:
     return min(position.legal_moves, key=lambda col: (abs(2 * col - (position.width - 1)), col))
 
 
+def _timed_best_move(position: connect4.Position, grid: list[list[int]], seconds: float) -> int:
+    """A best move found within ``seconds`` (from now), else the fallback's."""
+    start = time.perf_counter()
+    deadline = start + seconds
+    nodes = _FIRST_NODES
+    while True:
+        began = time.perf_counter()
+        try:
+            best = connect4.best_move(
+                grid, width=position.width, height=position.height, node_limit=nodes
+            )
+        except SearchLimitExceeded:
+            pass
+        else:
+            assert best is not None  # the game goes on
+            return int(best)
+        now = time.perf_counter()
+        # The next budget's time at the speed just seen (the books' first load included).
+        if now + _GROWTH * (now - began) > deadline:
+            return _connectx_fallback(position)
+        nodes *= _GROWTH
+
+
 def connectx_agent(observation: Any, configuration: Any) -> int:
     """A perfect agent for Kaggle's ConnectX: ``agent(observation, configuration) -> column``.
 
@@ -57,34 +133,38 @@ def connectx_agent(observation: Any, configuration: Any) -> int:
     objects. Any board perfectplay takes (``columns * (rows + 1) <= 64``).
 
     The column is a best move (the quickest win, the slowest loss) from the books and the
-    search, which may visit ``CONNECTX_NODES_PER_SECOND * actTimeout`` nodes a thread; where it
-    would need more (only boards larger than 7x6 come near that), a win at once, else a block
-    of the opponent's win at once, else the legal column nearest the centre. A board that is
-    no ConnectX position, a game already over or another ``inarow`` is a ``ValueError``.
+    search, within ``CONNECTX_TIME_SHARE * actTimeout`` seconds: the search runs under node
+    budgets that grow fourfold while this machine's measured speed says the next one ends in
+    time. Where the time runs out first (boards larger than 7x6, a loaded machine), a win at
+    once, else a block of the opponent's win at once, else the legal column nearest the
+    centre. A board that is no ConnectX position, a game already over or another ``inarow``
+    is a ``ValueError``; a field of the wrong type (None, a str, a generator) a ``TypeError``;
+    a number with a fraction, NaN or infinity where a whole number belongs a ``ValueError``
+    naming the field.
 
     >>> connectx_agent({"board": [0] * 42, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4})
     3
     """
-    rows = int(_connectx_field(configuration, "rows", "configuration"))
-    columns = int(_connectx_field(configuration, "columns", "configuration"))
-    inarow = int(_connectx_field(configuration, "inarow", "configuration", 4))
-    seconds = float(_connectx_field(configuration, "actTimeout", "configuration", 2))
+    started = time.perf_counter()
+    rows = _whole(_connectx_field(configuration, "rows", "configuration"), "configuration.rows")
+    columns = _whole(
+        _connectx_field(configuration, "columns", "configuration"), "configuration.columns"
+    )
+    inarow = _whole(
+        _connectx_field(configuration, "inarow", "configuration", 4), "configuration.inarow"
+    )
+    seconds = _seconds(_connectx_field(configuration, "actTimeout", "configuration", 2))
     if inarow != 4:
         raise ValueError(f"perfectplay plays ConnectX with inarow=4 (Connect Four), not {inarow}")
-    board = [int(cell) for cell in _connectx_field(observation, "board", "observation")]
-    mark = int(_connectx_field(observation, "mark", "observation"))
-    if len(board) != rows * columns:
-        raise ValueError(f"the board has {len(board)} cells, not rows * columns = {rows * columns}")
+    if not (rows > 0 and columns > 0):
+        raise ValueError(f"the board must have rows and columns, not {rows}x{columns}")
+    board = _cells(_connectx_field(observation, "board", "observation"), rows * columns)
+    mark = _whole(_connectx_field(observation, "mark", "observation"), "observation.mark")
     grid = [board[row * columns : (row + 1) * columns] for row in range(rows)]
     position = connect4.Position(grid, width=columns, height=rows)
     if position.is_over:
         raise ValueError("the game is over: no move to make")
     if mark != (1 if position.to_move == "x" else 2):
         raise ValueError(f"mark {mark} is not the player to move on this board")
-    node_limit = max(1, int(CONNECTX_NODES_PER_SECOND * seconds))
-    try:
-        best = connect4.best_move(grid, width=columns, height=rows, node_limit=node_limit)
-    except SearchLimitExceeded:
-        return _connectx_fallback(position)
-    assert best is not None  # the game goes on
-    return int(best)
+    spent = time.perf_counter() - started
+    return _timed_best_move(position, grid, CONNECTX_TIME_SHARE * seconds - spent)
