@@ -40,6 +40,7 @@ from importlib import resources
 from typing import Any
 
 from perfectplay import tablebase
+from perfectplay._kernel.files import open_regular
 from perfectplay._kernel.game import parse_int
 from perfectplay._registry import GAMES, game
 from perfectplay.errors import SearchLimitExceeded
@@ -152,9 +153,7 @@ def create_app(
     for table in tables:
         table.verify()
     static = resources.files("perfectplay.web").joinpath("static")
-    pages = {
-        route: (static.joinpath(name).read_bytes(), kind) for route, (name, kind) in _STATIC.items()
-    }
+    pages = {route: (_page(static.joinpath(name)), kind) for route, (name, kind) in _STATIC.items()}
     pool = Pool(workers or os.cpu_count() or 1, node_limit, paths)
 
     def refused(error: _Refused) -> Response:
@@ -307,6 +306,13 @@ def create_app(
     return limited
 
 
+def _page(path: Any) -> bytes:
+    """A page the package ships, read as every shipped file is: only a regular file (a FIFO
+    in its place would hang the start)."""
+    with open_regular(str(path)) as file:
+        return file.read()
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -357,12 +363,6 @@ def serve(
         http=protocol(header_seconds),
         limit_concurrency=connections,
     )
-    if open_browser:
-        import threading
-        import webbrowser
-
-        threading.Timer(1.0, webbrowser.open, (url,)).start()
-    print(f"perfectplay: the board is at {url} (Ctrl-C stops it)", flush=True)
     if not ipaddress.ip_address(listener.getsockname()[0]).is_loopback:
         print(
             f"perfectplay: warning: listening on {host}, not only on this machine: anyone who "
@@ -371,4 +371,20 @@ def serve(
             file=sys.stderr,
             flush=True,
         )
-    uvicorn.Server(config).run(sockets=[listener])
+
+    class Announced(uvicorn.Server):
+        """Says where the board is once it accepts connections (its search processes
+        started and the socket listening), not before: a script that waits for the line may
+        connect at once."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:
+                print(f"perfectplay: the board is at {url} (Ctrl-C stops it)", flush=True)
+                if open_browser:
+                    import threading
+                    import webbrowser
+
+                    threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    Announced(config).run(sockets=[listener])
