@@ -43,6 +43,9 @@ class Solution(Generic[Move]):
         return self.line[0] if self.line else None
 
 
+_FRAMES = "{} is not installed: pip install 'perfectplay[frames]'"
+
+
 @dataclass(frozen=True, eq=False)
 class BatchSolution:
     """Many positions solved at once, one row each (``batch_solve`` of every game).
@@ -77,7 +80,9 @@ class BatchSolution:
         return len(self.value)
 
     def to_dict(self) -> dict[str, npt.NDArray[Any]]:
-        """The arrays by name, ready for numpy, pandas or pyarrow (moves only if computed)."""
+        """The arrays by name as they are, the per-move ones ``(N, cells)`` (moves only if
+        computed): for numpy (``numpy.savez``). For pandas or pyarrow, whose columns have one
+        dimension, see ``columns()``, ``to_pandas()`` and ``to_arrow()``."""
         arrays: dict[str, npt.NDArray[Any] | None] = {
             "value": self.value,
             "plies": self.plies,
@@ -89,6 +94,39 @@ class BatchSolution:
             "move_plies": self.move_plies,
         }
         return {name: array for name, array in arrays.items() if array is not None}
+
+    def columns(self) -> dict[str, npt.NDArray[Any]]:
+        """Every array as columns of one dimension, one item a row: ``value``, ``plies``,
+        ``best_move``, ``status`` and ``nodes`` as they are, and each per-move array split into
+        a column a move, named by the flat cell or column: ``best_mask_0``, ``best_mask_1``,
+        ... (and ``move_value_0``, ``move_plies_0``, ... when computed). The columns are views
+        of the arrays, not copies."""
+        found: dict[str, npt.NDArray[Any]] = {}
+        for name, array in self.to_dict().items():
+            if array.ndim == 1:
+                found[name] = array
+            else:
+                for move in range(array.shape[1]):
+                    found[f"{name}_{move}"] = array[:, move]
+        return found
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` of ``columns()``, one row a position (pandas is the
+        ``frames`` extra: ``pip install 'perfectplay[frames]'``)."""
+        try:
+            import pandas as pd
+        except ImportError as error:
+            raise ImportError(_FRAMES.format("pandas")) from error
+        return pd.DataFrame(self.columns())
+
+    def to_arrow(self) -> Any:
+        """A ``pyarrow.Table`` of ``columns()`` (``pyarrow.parquet.write_table`` writes it
+        to Parquet; pyarrow is the ``frames`` extra)."""
+        try:
+            import pyarrow as pa
+        except ImportError as error:
+            raise ImportError(_FRAMES.format("pyarrow")) from error
+        return pa.table(self.columns())
 
     def __repr__(self) -> str:
         statuses = np.bincount(self.status, minlength=3)
