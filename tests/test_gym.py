@@ -11,6 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import perfectplay.gym  # registers the environments
+import perfectplay.mnk
 from perfectplay import tictactoe
 from perfectplay.agents import PerfectAgent
 
@@ -209,3 +210,46 @@ def test_node_limit_names_what_it_takes() -> None:
     assert perfectplay.gym.MNKEnv(node_limit="game")._solve_options == {
         "node_limit": perfectplay.gym.DEFAULT_NODE_LIMIT
     }
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "text", "stones"),
+    [
+        ("perfectplay/TicTacToe-v0", {}, "x../.o./...", 2),
+        ("perfectplay/MNK-v0", {"rows": 4, "cols": 4, "k": 3}, "x.../.o../..../....", 2),
+        ("perfectplay/ConnectFour-v0", {}, "4453", 4),
+    ],
+)
+def test_reset_starts_from_a_chosen_position(
+    env_id: str, kwargs: dict[str, Any], text: str, stones: int
+) -> None:
+    """``reset(options={"position": ...})`` as Gymnasium's convention has it: from a text or
+    a Position; the opponent replies first when it is to move; ``info`` holds the position;
+    a plain ``reset()`` starts from the empty board again."""
+    for play_as, extra in (("x", 0), ("o", 1)):
+        env = gymnasium.make(env_id, play_as=play_as, **kwargs)
+        observation, info = env.reset(seed=3, options={"position": text})
+        position = info["position"]
+        assert int(np.count_nonzero(position.to_array())) == stones + extra
+        assert position.to_move == play_as
+        assert int(observation.sum()) == stones + extra
+        again, info = env.reset(seed=3, options={"position": position})
+        assert info["position"] == position and np.array_equal(again, observation)
+        _, info = env.reset(seed=3)
+        assert int(np.count_nonzero(info["position"].to_array())) == extra
+        env.close()
+
+
+def test_a_chosen_position_that_does_not_fit_is_refused() -> None:
+    env = gymnasium.make("perfectplay/MNK-v0", rows=4, cols=4, k=3)
+    with pytest.raises(ValueError, match="not a position of this environment's game"):
+        env.reset(options={"position": perfectplay.mnk.Position.empty(3, 3, 3)})
+    with pytest.raises(ValueError, match="not a position of this environment's game"):
+        env.reset(options={"position": perfectplay.mnk.Position.empty(4, 4, 4)})
+    with pytest.raises(ValueError, match="already over"):
+        env.reset(options={"position": "xxx./oo../..../...."})
+    with pytest.raises(TypeError, match=r"options\['position'\] must be a Position or a str"):
+        env.reset(options={"position": 7})
+    with pytest.raises(ValueError, match="takes the option 'position'"):
+        env.reset(options={"board": "x"})
+    env.close()

@@ -27,6 +27,18 @@ the opponent searches at most ``node_limit`` nodes a move on each thread: by def
 ``perfectplay.SearchLimitExceeded`` and the environment is left exactly as it was before the
 step (the agent's move is not applied), so the caller can raise the limit and step again.
 
+**Starting from a position.** ``env.reset(options={"position": p})`` starts the episode from
+``p`` (Gymnasium's convention for reset options): a ``Position`` of the environment's game and
+size, or a text the game reads (a move string such as ``"4453"``, or a board). When the
+opponent is to move there, it replies first; ``info["position"]`` holds the position the agent
+plays from. A position of another size or game, or a game already over, is a ``ValueError``;
+``reset()`` without options starts from the empty board again.
+
+>>> env = gymnasium.make("perfectplay/TicTacToe-v0", play_as="x")
+>>> observation, info = env.reset(seed=0, options={"position": "xx./oo./..."})
+>>> str(info["position"].to_move), int(info["action_mask"].sum())
+('x', 5)
+
 ``render_mode="ansi"`` gives the text diagram, ``"rgb_array"`` an ``(H, W, 3)`` uint8 image
 (so ``gymnasium.wrappers.RecordVideo`` works): first-player stones filled discs, second-player
 stones rings, so the sides differ by shape as well as colour.
@@ -128,6 +140,7 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
             )
+        self._options = options
         self._start: BasePosition[Any] = self.game.start(**options)
         self.rows, self.cols = self._start.rows, self._start.cols
         self.play_as, self.skill, self.render_mode = play_as, skill, render_mode
@@ -160,14 +173,46 @@ class GameEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None  # the constructor's seed, used once
+        start = self._start if options is None else self._chosen_start(options)
         super().reset(seed=seed)
         opponent_seed = int(self.np_random.integers(2**63))
         self._opponent = PerfectAgent(self.skill, opponent_seed, **self._solve_options)
-        self.position = self._start
+        self.position = start
         self._over = self._forfeited = False
-        if self.play_as != self.game.players[0]:
-            self.position = self._with_reply(self._start)
+        if self.position.to_move != self.play_as:
+            self.position = self._with_reply(start)
         return self._observation(), self._info()
+
+    def _chosen_start(self, options: dict[str, Any]) -> BasePosition[Any]:
+        """The position ``reset(options={"position": ...})`` names: a ``Position`` of this
+        game and size, or a text the game reads (a move string or a board, as the board's
+        paste box takes them); a game still going on."""
+        if not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, not {type(options).__name__}")
+        unknown = set(options) - {"position"}
+        if unknown:
+            raise ValueError(f"reset takes the option 'position', not {sorted(unknown)}")
+        if "position" not in options:
+            return self._start
+        given = options["position"]
+        if isinstance(given, str):
+            chosen = self.game.read_position(given, **self._options)
+        elif isinstance(given, type(self._start)):
+            chosen = given
+        else:
+            raise TypeError(
+                f"options['position'] must be a {type(self._start).__name__} or a str, not "
+                f"{type(given).__name__}"
+            )
+        wanted = {**self.game.options, **self._options}
+        if any(getattr(chosen, name, value) != value for name, value in wanted.items()):
+            raise ValueError(
+                f"options['position'] is not a position of this environment's game "
+                f"({self.rows}x{self.cols}, {self._options or 'its defaults'})"
+            )
+        if chosen.is_over:
+            raise ValueError("options['position'] is a game already over: nothing to play")
+        return chosen  # type: ignore[no-any-return]
 
     def _with_reply(self, position: BasePosition[Any]) -> BasePosition[Any]:
         """``position`` after the opponent's reply (itself once the game is over). The
