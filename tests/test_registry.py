@@ -158,3 +158,37 @@ def test_every_framework_form_in_the_registry_is_served() -> None:
             parameters = {"m": 4, "n": 4, "k": 3} if game.name == "mnk" else {}  # not 15x15
             state = pyspiel.load_game(game.openspiel.name, parameters).new_initial_state()
             assert type(position_from_state(state)) is game.position
+
+
+def random_of(
+    name: str, backend: str, count: int, **options: Any
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``random_positions`` of every game on one backend, as a tuple of arrays (the boards
+    first), and the batch options its rows need."""
+    api = GAMES[name].api(backend)
+    if name == "tictactoe":
+        return (api.random_positions(count, seed=3, **options),), {}
+    if name == "mnk":
+        return (api.random_positions(3, 4, 3, count, seed=3, **options),), {"k": 3}
+    if name == "connect4":
+        size = {"width": 5, "height": 4}
+        return (api.random_positions(count, seed=3, **size, **options),), size
+    drawn = api.random_positions("1111/1111", (0, 0), (1, 3), count, seed=3, **options)
+    return drawn, {"alocs": drawn[1], "blocs": drawn[2]}
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize("name", NAMES)
+def test_ongoing_random_positions_are_games_still_going_on(name: str) -> None:
+    """``ongoing=True``: every position has a move to make (the walk stops before a move that
+    would end the game), the same positions on both backends; without it, some games are
+    over (the option is not a no-op)."""
+    plies = {"tictactoe": (5, 9), "footholds": (2, 8)}.get(name, (5, 12))
+    drawn, options = random_of(name, "rust", 300, ongoing=True, plies=plies)
+    twin, _ = random_of(name, "python", 300, ongoing=True, plies=plies)
+    assert all(np.array_equal(mine, its) for mine, its in zip(drawn, twin, strict=True))
+    api = GAMES[name].api("rust")
+    solved = api.batch_solve(drawn[0], **options)
+    assert (solved.plies >= 1).all() and (solved.best_move >= 0).all()
+    every, options = random_of(name, "rust", 300, plies=plies)
+    assert (api.batch_solve(every[0], **options).plies == 0).any()

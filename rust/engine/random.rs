@@ -44,12 +44,15 @@ impl SplitMix64 {
 }
 
 /// Plays up to `plies` uniformly random legal moves from `start` (fewer when the game ends
-/// first): the move is the `below(count)`-th of the legal moves in ascending order.
+/// first): the move is the `below(count)`-th of the legal moves in ascending order. With
+/// `ongoing`, the walk stops before a move that would end the game (the move is drawn, not
+/// played): the position it gives still has a move to make.
 pub fn play<R: Rules>(
     rules: &R,
     start: &R::Position,
     plies: u32,
     random: &mut SplitMix64,
+    ongoing: bool,
 ) -> R::Position {
     let mut position = *start;
     for _ in 0..plies {
@@ -63,7 +66,11 @@ pub fn play<R: Rules>(
             rest &= rest - 1;
             pick -= 1;
         }
-        position = rules.play(&position, rest.trailing_zeros() as u8);
+        let next = rules.play(&position, rest.trailing_zeros() as u8);
+        if ongoing && rules.moves(&next) == 0 {
+            break;
+        }
+        position = next;
     }
     position
 }

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 pub const MAX_TABLE_MB: i128 = 4096;
 
 /// Every option, in the order a call's options are checked.
-pub const ORDER: [&str; 13] = [
+pub const ORDER: [&str; 14] = [
     "width",
     "height",
     "weak",
@@ -30,6 +30,7 @@ pub const ORDER: [&str; 13] = [
     "progress",
     "seed",
     "plies",
+    "ongoing",
 ];
 
 /// A scalar argument as plain data, with the name of its Python type for messages.
@@ -143,6 +144,8 @@ pub struct Checked {
     pub seed: Option<u64>,
     /// `(low, high)`; None: every number of plies.
     pub plies: Option<(i128, i128)>,
+    /// Random play stops before a move that would end the game.
+    pub ongoing: bool,
 }
 
 impl Default for Checked {
@@ -160,6 +163,7 @@ impl Default for Checked {
             progress: false,
             seed: None,
             plies: None,
+            ongoing: false,
         }
     }
 }
@@ -191,6 +195,7 @@ impl Checked {
                 "errors" => checked.errors = errors(value)?,
                 "seed" => checked.seed = seed(value)?,
                 "plies" => checked.plies = plies(value)?,
+                "ongoing" => checked.ongoing = flag(value, name)?,
                 _ => {}
             }
         }

@@ -93,7 +93,7 @@ bindings! {
     }
 
     /// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
-    /// uint8 codes, top row first.
+    /// uint8 codes, top row first; ``ongoing=True``: only games still going on.
     fn random_positions(py, n; options = call::RANDOM) -> Bound<'py, PyAny> {
         let (n, checked) = (to_scalar(n)?, &options.checked);
         let random = |monitor: Monitor| call::random_positions(&n, checked, monitor);

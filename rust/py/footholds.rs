@@ -60,7 +60,8 @@ bindings! {
     /// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
     /// to move in each, both pieces on footholds (a game that ends stops at the last such
     /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
-    /// ``(n, 2)`` pieces, as ``batch_solve`` takes them.
+    /// ``(n, 2)`` pieces, as ``batch_solve`` takes them; ``ongoing=True``: only games where A
+    /// has a move.
     fn random_positions(py, board, aloc, bloc, n; options = RANDOM) -> Bound<'py, PyTuple> {
         let game = game(board, aloc, bloc)?;
         let (n, checked, board) = (to_scalar(n)?, &options.checked, &game.board);

@@ -77,7 +77,8 @@ bindings! {
     }
 
     /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
-    /// board, ``(n, rows, cols)`` uint8 codes; see ``perfectplay.mnk.random_positions``.
+    /// board, ``(n, rows, cols)`` uint8 codes (``ongoing=True``: only games still going on);
+    /// see ``perfectplay.mnk.random_positions``.
     fn random_positions(py, rows, cols, k, n; options = RANDOM) -> Bound<'py, PyAny> {
         let engine = call::engine_of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?);
         random_marks(py, &engine?.geometry, n, &options)

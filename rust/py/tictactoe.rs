@@ -68,7 +68,8 @@ bindings! {
         into_py(py, released(py, solve)?)
     }
 
-    /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes.
+    /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes
+    /// (``ongoing=True``: only games still going on).
     fn random_positions(py, n; options = crate::games::mnk::call::RANDOM) -> Bound<'py, PyAny> {
         crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
     }

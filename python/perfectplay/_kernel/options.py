@@ -43,6 +43,7 @@ class SearchOptions(TypedDict, total=False):
     progress: bool
     seed: int | None
     plies: int | tuple[int, int] | None
+    ongoing: bool
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Options:
     progress: bool = False
     seed: int | None = None
     plies: tuple[int, int] | None = None
+    ongoing: bool = False
 
     @classmethod
     def read(cls, given: Mapping[str, Any], function: str, allowed: Sequence[str]) -> Options:
@@ -136,6 +138,7 @@ _CHECKS: dict[str, Any] = {
     "moves": flag,
     "best": flag,
     "progress": flag,
+    "ongoing": flag,
     "node_limit": lambda value, name: args.node_limit(value),
     "table_mb": lambda value, name: args.table_mb(value),
     "book": lambda value, name: value,

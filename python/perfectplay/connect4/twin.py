@@ -252,9 +252,10 @@ BATCH = (*POSITION, "moves", "errors", "progress")
 
 def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
     """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
-    first (the compiled core's very positions for the same seed)."""
+    first (the compiled core's very positions for the same seed; ``ongoing=True``: only games
+    still going on)."""
     checked = Options.read(
-        options, "random_positions", ("width", "height", "seed", "plies", "threads")
+        options, "random_positions", ("width", "height", "seed", "plies", "ongoing", "threads")
     )
     shape = default_shape((checked.width, checked.height))
     count, seed_, low, high = random_args(n, checked, shape.cells)
@@ -266,7 +267,10 @@ def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
             legal = shape.moves(position)
             if not legal:
                 break
-            position = shape.play(position, legal[rng.below(len(legal))])
+            following = shape.play(position, legal[rng.below(len(legal))])
+            if checked.ongoing and not shape.moves(following):
+                break
+            position = following
         out[row] = np.array(codes_of(shape, position), dtype=np.uint8).reshape(
             shape.height, shape.width
         )

@@ -260,8 +260,9 @@ def random_positions(
     board: Any, aloc: Any, bloc: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> tuple[Codes, Int64s, Int64s]:
     """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc``, A to move in
-    each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them."""
-    checked = Options.read(options, "random_positions", ("seed", "plies", "threads"))
+    each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them
+    (``ongoing=True``: only games where A has a move)."""
+    checked = Options.read(options, "random_positions", ("seed", "plies", "ongoing", "threads"))
     parsed, search, start = _start(board, aloc, bloc, {}, "random_positions")
     count, seed_, low, high = random_args(n, checked, parsed.footholds.bit_count())
     boards = np.zeros((count, parsed.rows, parsed.cols), dtype=np.uint8)
@@ -282,6 +283,8 @@ def random_positions(
             standing, me, you = following
             moved = position[0].bit_count() - standing.bit_count()
             if moved < 2 or not (standing >> me & 1 and standing >> you & 1):
+                break
+            if checked.ongoing and not search.moves(following):
                 break
             position = following
         standing, a, b = position

@@ -324,7 +324,7 @@ def _read_grids(
 
 
 #: ``random_positions``' options (tic-tac-toe's too).
-RANDOM = ("seed", "plies", "threads")
+RANDOM = ("seed", "plies", "ongoing", "threads")
 
 
 def random_marks(geometry: Geometry, n: Any, options: Options) -> Codes:
@@ -344,10 +344,11 @@ def random_marks(geometry: Geometry, n: Any, options: Options) -> Codes:
             if not legal or geometry.has_line(mine):
                 break
             cell = legal[rng.below(len(legal))]
-            if x_to_move(x, o):
-                x |= 1 << cell
-            else:
-                o |= 1 << cell
+            after = (x | 1 << cell, o) if x_to_move(x, o) else (x, o | 1 << cell)
+            # Over when the side to move next has no move (a line, or a full board).
+            if options.ongoing and not search.moves(after if x_to_move(*after) else after[::-1]):
+                break
+            x, o = after
         codes = [(x >> c & 1) + 2 * (o >> c & 1) for c in range(geometry.cells)]
         out[row] = np.array(codes, dtype=np.uint8).reshape(geometry.rows, geometry.cols)
     return out
@@ -356,7 +357,8 @@ def random_marks(geometry: Geometry, n: Any, options: Options) -> Codes:
 def random_positions(
     rows: Any, cols: Any, k: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> Codes:
-    """``n`` positions by uniformly random play from the empty board, ``(n, rows, cols)``."""
+    """``n`` positions by uniformly random play from the empty board, ``(n, rows, cols)``
+    (``ongoing=True``: only games still going on)."""
     checked = Options.read(options, "random_positions", RANDOM)
     geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
     return random_marks(geometry, n, checked)

@@ -200,5 +200,6 @@ def batch_solve(boards: Any, **options: Unpack[SearchOptions]) -> BatchSolution:
 
 
 def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
-    """``n`` positions by uniformly random play, ``(n, 3, 3)`` uint8 codes."""
+    """``n`` positions by uniformly random play, ``(n, 3, 3)`` uint8 codes (``ongoing=True``:
+    only games still going on)."""
     return mnk.random_marks(GEOMETRY, n, Options.read(options, "random_positions", mnk.RANDOM))

@@ -135,7 +135,7 @@ pub const BATCH: &[&str] = &[
     "errors",
     "progress",
 ];
-pub const RANDOM: &[&str] = &["width", "height", "seed", "plies", "threads"];
+pub const RANDOM: &[&str] = &["width", "height", "seed", "plies", "ongoing", "threads"];
 
 /// The board of the options' `width=` and `height=` (7x6 where not given).
 pub fn shape_of(options: &Checked) -> Result<Shape> {
@@ -198,7 +198,7 @@ pub fn random_positions(
     let shape = shape_of(options)?;
     let cells = shape.cells;
     let write = |random: &mut _, plies, codes: &mut [u8]| {
-        let position = play(&shape, &Position::EMPTY, plies, random);
+        let position = play(&shape, &Position::EMPTY, plies, random, options.ongoing);
         codes.copy_from_slice(&codes_of(&shape, &position));
     };
     let (count, rows) = random_rows(n, options, cells, cells as usize, write, monitor)?;

@@ -15,7 +15,7 @@ use crate::input::options::{Checked, Scalar};
 /// The options of a function of one game, of `batch_solve` and of `random_positions`.
 pub const NODE_LIMIT: &[&str] = &["node_limit"];
 pub const BATCH: &[&str] = &["moves", "threads", "node_limit", "errors", "progress"];
-pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
+pub const RANDOM: &[&str] = &["seed", "plies", "ongoing", "threads"];
 
 /// The game of a call: the board, A's and B's cells, A to move.
 pub struct Game {
@@ -92,7 +92,7 @@ pub fn random_games(
     // A row: the standing cells, then A's and B's cells.
     let width = cells + 2;
     let write = |random: &mut _, plies, items: &mut [u8]| {
-        let end = random_walk(board, &start, plies, random);
+        let end = random_walk(board, &start, plies, random, options.ongoing);
         for (cell, item) in items[..cells].iter_mut().enumerate() {
             *item = (end.footholds >> cell & 1) as u8;
         }

@@ -343,19 +343,23 @@ impl Position {
 
 /// A game played at random for up to `plies` plies from `start`, two at a time, ending at the
 /// last position a batch takes: A to move, both pieces on footholds (a game that ends stops
-/// the walk where it stood).
+/// the walk where it stood; with `ongoing`, so does a pair of moves after which A has none).
 pub fn random_walk(
     board: &Board,
     start: &Position,
     plies: u32,
     random: &mut crate::engine::random::SplitMix64,
+    ongoing: bool,
 ) -> Position {
     let mut end = *start;
     for _ in 0..plies / 2 {
-        let next = crate::engine::random::play(board, &end, 2, random);
+        let next = crate::engine::random::play(board, &end, 2, random, false);
         let moved = end.footholds.count_ones() - next.footholds.count_ones();
         let standing = |cell: u8| next.footholds >> cell & 1 == 1;
         if moved < 2 || !standing(next.me) || !standing(next.you) {
+            break;
+        }
+        if ongoing && next.moves(board) == 0 {
             break;
         }
         end = next;

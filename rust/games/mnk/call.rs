@@ -28,7 +28,7 @@ pub const BATCH: &[&str] = &[
     "errors",
     "progress",
 ];
-pub const RANDOM: &[&str] = &["seed", "plies", "threads"];
+pub const RANDOM: &[&str] = &["seed", "plies", "ongoing", "threads"];
 
 /// A checked call of one board: the legal position, its k and how to search it.
 pub struct Call {
@@ -128,7 +128,13 @@ pub fn random_positions(
 ) -> Result<(usize, Vec<u8>)> {
     let cells = geometry.cells();
     let write = |random: &mut _, plies, codes: &mut [u8]| {
-        let board = play(geometry, &Board { x: 0, o: 0 }, plies, random);
+        let board = play(
+            geometry,
+            &Board { x: 0, o: 0 },
+            plies,
+            random,
+            options.ongoing,
+        );
         for (cell, code) in codes.iter_mut().enumerate() {
             *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
         }
