@@ -239,7 +239,13 @@ MALFORMED = [
     ([1, 1, 2, 2, 2, 0, 1, 0, 10**30], ValueError, "out of range"),
     ([1, 1, 2, 2, 2, 0, 1, 0, -1], ValueError, "cell value -1"),
     (["x", "x", "o", "o", "o", ".", "x", ".", ".."], ValueError, "single character"),
-    ([1, 1, 2, 2, 2, 0, 1, 0], ValueError, "9 cells or 3 rows of 3"),
+    (["x", "x", "o", "o", "o", ".", "x", "."], ValueError, "9 cells or 3 rows of 3"),
+    # A list of ints is moves, but one of 9 with a repeat (a board of codes).
+    ([1, 1, 2, 2, 2, 0, 1, 0], ValueError, "move 2: cell 1 is taken"),
+    ([4, 9], ValueError, "move 2: cell 9 is off the board (cells are 0..8)"),
+    ([4, -1], ValueError, "move 2: cell -1 is off the board (cells are 0..8)"),
+    ([4, 10**30], ValueError, "move 2: the cell is off the board (cells are 0..8)"),
+    ([0, 3, 1, 4, 2, 5], ValueError, "move 6: the game is over (three in a row) before move 6"),
     ([[1, 1, 2], [2, 2], [1, 0, 0]], ValueError, "row 1 has 2 cells"),
     (["xxo", "oo.", "x..."], ValueError, "row 2 has 4 cells"),
     ([1, 1, 2, 2, 2, 0, 1, 0, "x"], ValueError, "mixes symbols"),
@@ -338,3 +344,24 @@ def test_batch_names_the_first_bad_row(ttt: Any) -> None:
 def test_batch_rejects_bad_containers(ttt: Any, boards: Any, error: type[Exception]) -> None:
     with pytest.raises(error):
         ttt.batch_values(boards)
+
+
+@pytest.mark.parametrize(
+    ("moves", "board"),
+    [
+        ([], ".../.../..."),
+        ([4, 0, 8], "o../.x./..x"),
+        ((4, 0, 8), "o../.x./..x"),
+        ([0, 3, 1, 4, 2], "xxx/oo./..."),
+        ([0, 4, 1, 2, 6, 3, 5, 7, 8], "xxo/oox/xox"),
+    ],
+)
+def test_a_move_list_from_the_start_is_the_board_it_reaches(
+    ttt: Any, moves: Any, board: str
+) -> None:
+    """A list of cells (0..8, X first) plays from the empty board, as Connect Four's lists
+    of columns do: every function answers it as the board it reaches."""
+    assert ttt.solve(moves) == ttt.solve(board)
+    assert ttt.analyze(moves) == ttt.analyze(board)
+    assert ttt.is_reachable(moves) and ttt.to_move(moves) == ttt.to_move(board)
+    assert ttt.batch_values([moves, board]).tolist() == [ttt.value(board)] * 2

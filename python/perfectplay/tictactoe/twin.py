@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from perfectplay._kernel import batch, driver, score
 from perfectplay._kernel.args import Long, to_item
 from perfectplay._kernel.board_input import MarkReader, board_type_error
-from perfectplay._kernel.options import Options, SearchOptions
+from perfectplay._kernel.options import Options, SearchOptions, takes
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition
 from perfectplay.mnk import twin as mnk
@@ -44,10 +44,13 @@ _SEARCH = mnk.Search(GEOMETRY)
 
 
 def _read(board: Any) -> tuple[int, int]:
-    """(X mask, O mask) of a board: 9 cells of text, a sequence of 9 cells, or 3 rows of 3."""
+    """(X mask, O mask) of a board: 9 cells of text, a sequence of 9 cells, or 3 rows of 3; or
+    of the moves of a list of ints (cells 0..8) from the empty board."""
     item = to_item(board)
     reader = MarkReader()
     marks: list[int] = []
+    if _is_move_list(item):
+        return _after_moves(cast(list[int], item))
     if isinstance(item, str):
         cells = reader.read_text(item, marks)
         if cells != 9:
@@ -69,6 +72,40 @@ def _read(board: Any) -> tuple[int, int]:
     else:
         raise board_type_error(item)
     return mnk.marks_to_masks(marks)
+
+
+def _is_move_list(item: Any) -> bool:
+    """A list of ints (cells), not a board: any list of ints but one of 9 is moves; of 9, only
+    distinct ones of 64 bits are (a board's 9 cells repeat the codes 0, 1 and 2; 9 moves are 9
+    cells)."""
+    if not isinstance(item, list):
+        return False
+    if not all(isinstance(cell, int) and not isinstance(cell, bool) for cell in item):
+        return False
+    if len(item) != 9:
+        return True
+    return len(set(item)) == 9 and all(-(2**63) <= cell < 2**63 for cell in item)
+
+
+def _after_moves(moves: list[int]) -> tuple[int, int]:
+    """(X mask, O mask) after ``moves`` from the empty board: a ``ValueError`` naming the
+    first move off the board, on a taken cell, or after the game ended."""
+    x = o = 0
+    for number, cell in enumerate(moves, 1):
+        if not 0 <= cell <= 8:
+            what = f"cell {cell}" if -(2**63) <= cell < 2**63 else "the cell"
+            raise ValueError(f"move {number}: {what} is off the board (cells are 0..8)")
+        if GEOMETRY.has_line(x) or GEOMETRY.has_line(o):
+            raise ValueError(
+                f"move {number}: the game is over (three in a row) before move {number}"
+            )
+        if (x | o) >> cell & 1:
+            raise ValueError(f"move {number}: cell {cell} is taken")
+        if mnk.x_to_move(x, o):
+            x |= 1 << cell
+        else:
+            o |= 1 << cell
+    return x, o
 
 
 class _Position:
@@ -181,6 +218,7 @@ def batch_best_move(boards: Any) -> npt.NDArray[np.int8]:
     return _batch(boards, lambda board: -1 if (move := best_move(board)) is None else move)
 
 
+@takes(("moves", "errors"))
 def batch_solve(boards: Any, **options: Unpack[SearchOptions]) -> BatchSolution:
     """Every board's value, plies, best moves (and with ``moves``, each move's answer):
     see ``perfectplay.BatchSolution``."""
@@ -199,6 +237,7 @@ def batch_solve(boards: Any, **options: Unpack[SearchOptions]) -> BatchSolution:
     return batch.solve_rows(rows, 9, checked, "", solve_row)
 
 
+@takes(mnk.RANDOM)
 def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
     """``n`` positions by uniformly random play, ``(n, 3, 3)`` uint8 codes (``ongoing=True``:
     only games still going on)."""

@@ -84,6 +84,7 @@ fn read_code(board: &Item) -> Result<usize> {
                 );
             }
         }
+        Item::Seq(items) if is_move_list(items) => return code_after_moves(items),
         Item::Seq(items) if items.len() == CELLS => {
             for cell in items {
                 marks.push(reader.read_cell(cell)?);
@@ -106,6 +107,61 @@ fn read_code(board: &Item) -> Result<usize> {
         other => return Err(board_type_error(other)),
     }
     Ok(code_of_board(Board::from_marks(&marks)))
+}
+
+/// Is a sequence a list of moves from the empty board (ints, cells 0..8), not a board? Any
+/// list of ints but one of 9 is moves; of 9, only distinct ones are (a board's 9 cells repeat
+/// the codes 0, 1 and 2; 9 moves are 9 cells).
+fn is_move_list(items: &[Item]) -> bool {
+    if items.len() != CELLS {
+        return items
+            .iter()
+            .all(|item| matches!(item, Item::Int(_) | Item::BigInt));
+    }
+    let cells: Option<Vec<i64>> = items
+        .iter()
+        .map(|item| match item {
+            Item::Int(cell) => Some(*cell),
+            _ => None,
+        })
+        .collect();
+    cells.is_some_and(|cells| {
+        cells
+            .iter()
+            .enumerate()
+            .all(|(at, cell)| !cells[..at].contains(cell))
+    })
+}
+
+/// The code of the board the moves reach from the empty board: a `ValueError` naming the
+/// first move off the board, on a taken cell, or after the game ended.
+fn code_after_moves(moves: &[Item]) -> Result<usize> {
+    let geometry = solved::geometry();
+    let mut board = Board { x: 0, o: 0 };
+    for (index, item) in moves.iter().enumerate() {
+        let number = index + 1;
+        let cell = match item {
+            Item::Int(cell @ 0..=8) => *cell as u32,
+            Item::Int(cell) => {
+                return malformed!("move {number}: cell {cell} is off the board (cells are 0..8)");
+            }
+            _ => return malformed!("move {number}: the cell is off the board (cells are 0..8)"),
+        };
+        if geometry.has_line(board.x) || geometry.has_line(board.o) {
+            return malformed!(
+                "move {number}: the game is over (three in a row) before move {number}"
+            );
+        }
+        if (board.x | board.o) >> cell & 1 == 1 {
+            return malformed!("move {number}: cell {cell} is taken");
+        }
+        if board.x_to_move() {
+            board.x |= 1 << cell;
+        } else {
+            board.o |= 1 << cell;
+        }
+    }
+    Ok(code_of_board(board))
 }
 
 /// Who wins from a position under perfect play.
