@@ -5,6 +5,7 @@ other on thousands of random positions, batches, positions and the command line.
 from __future__ import annotations
 
 import pickle
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -307,7 +308,8 @@ def test_node_limit(c4: Any) -> None:
         ("0453", r"move 1 of '0453': column 0 is off the board \(columns are 1..7 here\)"),
         (
             "4453x",
-            r"^neither a move string \(columns from 1, digits only, as in '4453'\) nor a "
+            r"^neither a move string \(columns from 1, digits only or split by spaces or commas, "
+            r"as in '4453' or '4 4 5 3'\) nor a "
             r"board \(rows of x o . or 1 2 0, top row first, split by /\): unknown symbol '4'",
         ),
         ([[0, 1], [0, 0]], "above an empty cell"),
@@ -522,3 +524,29 @@ def test_a_column_beyond_64_bits_is_not_shown_as_another_number(c4: Any) -> None
             c4.score([3, huge])
     with pytest.raises(ValueError, match=r"move 1: column 9 is off the board"):
         c4.score([9])
+
+
+NEAR_THE_END = "2252576253462244111563365343671351441"
+
+
+@pytest.mark.parametrize("split", [" ", ",", ", ", "\t"])
+def test_a_move_string_split_by_spaces_or_commas_is_the_same_moves(c4: Any, split: str) -> None:
+    """Move strings as language models write them: digits split by spaces, tabs or commas."""
+    text = f" {split.join(NEAR_THE_END)}\n"
+    assert c4.solve(text) == c4.solve(NEAR_THE_END)
+    assert c4.analyze(text) == c4.analyze(NEAR_THE_END)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("4 4 9", "move 3 of '4 4 9': column 9 is off the board"),
+        ("1,1,1,1,1,1,1", "move 7 of '1,1,1,1,1,1,1': column 1 is full"),
+        (",4453", "neither a move string"),
+        ("4453,", "neither a move string"),
+        ("4;4", "neither a move string"),
+    ],
+)
+def test_a_split_move_string_that_is_wrong_says_so(c4: Any, text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        c4.solve(text)

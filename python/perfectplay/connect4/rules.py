@@ -142,14 +142,22 @@ def _describe(char: str) -> str:
 
 #: What a text that is no position was expected to be (both backends say it).
 NEITHER = (
-    "neither a move string (columns from 1, digits only, as in '4453') nor a board "
+    "neither a move string (columns from 1, digits only or split by spaces or commas, as in "
+    "'4453' or '4 4 5 3') nor a board "
     "(rows of x o . or 1 2 0, top row first, split by /)"
 )
 
 
-def _is_move_text(text: str) -> bool:
-    """Digits only, once the ASCII whitespace around them is dropped (``"4453\\n"`` too)."""
-    return all(c in "0123456789" for c in text.strip(" \t\n\r\x0b\x0c"))
+def _move_digits(text: str) -> str | None:
+    """The digits of a move string, or None when ``text`` is no move string but maybe a board
+    drawn as rows: digits once the ASCII whitespace around them is dropped (``"4453\\n"``
+    too), maybe split by spaces, tabs or commas (``"4 4 5 3"``, ``"4,4,5,3"``)."""
+    trimmed = text.strip(" \t\n\r\x0b\x0c")
+    if not all(c in "0123456789 \t," for c in trimmed):
+        return None
+    if trimmed and not (trimmed[0] in "0123456789" and trimmed[-1] in "0123456789"):
+        return None
+    return "".join(c for c in trimmed if c in "0123456789")
 
 
 def default_shape(size: tuple[int | None, int | None]) -> Shape:
@@ -168,10 +176,11 @@ def sides(width: Any, height: Any) -> tuple[int | None, int | None]:
 def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Position]:
     """The board and position of an argument (see ``perfectplay.connect4``)."""
 
-    if isinstance(item, str) and _is_move_text(item):
+    digits = _move_digits(item) if isinstance(item, str) else None
+    if digits is not None:
         shape = default_shape(size)
-        text = item.strip(" \t\n\r\x0b\x0c")
-        return shape, _play_columns(shape, [int(c) - 1 for c in text], text)
+        text = cast(str, item).strip(" \t\n\r\x0b\x0c")
+        return shape, _play_columns(shape, [int(c) - 1 for c in digits], text)
     if isinstance(item, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in item):
         shape = default_shape(size)
         # As the core reads them: an int beyond 64 bits is one column no board has.

@@ -547,16 +547,28 @@ fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
 /// The default board: 7 columns, 6 rows.
 pub const DEFAULT: (i128, i128) = (7, 6);
 
-/// Is `text` a move string (digits only, once the ASCII whitespace around them is dropped:
-/// `"4453\n"` too) rather than a board drawn as rows?
 /// What a text that is no position was expected to be (both backends say it).
-const NEITHER: &str = "neither a move string (columns from 1, digits only, as in '4453') nor a \
+const NEITHER: &str = "neither a move string (columns from 1, digits only or split by spaces or \
+                       commas, as in '4453' or '4 4 5 3') nor a \
                        board (rows of x o . or 1 2 0, top row first, split by /)";
 
-fn is_move_text(text: &str) -> bool {
+/// The digits of a move string, or None when `text` is no move string but maybe a board drawn
+/// as rows. A move string is digits once the ASCII whitespace around them is dropped
+/// (`"4453\n"` too), the digits maybe split by spaces, tabs or commas (`"4 4 5 3"`,
+/// `"4,4,5,3"`, as language models write them).
+fn move_digits(text: &str) -> Option<String> {
+    let trimmed = trimmed_moves(text);
+    let separator = |c: char| matches!(c, ' ' | '\t' | ',');
+    let digit_ends = trimmed.starts_with(|c: char| c.is_ascii_digit())
+        && trimmed.ends_with(|c: char| c.is_ascii_digit());
+    let well_formed = trimmed.chars().all(|c| c.is_ascii_digit() || separator(c));
+    (well_formed && (trimmed.is_empty() || digit_ends))
+        .then(|| trimmed.chars().filter(char::is_ascii_digit).collect())
+}
+
+/// A move string without the ASCII whitespace around it.
+fn trimmed_moves(text: &str) -> &str {
     text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
-        .chars()
-        .all(|c| c.is_ascii_digit())
 }
 
 /// Can the position arise in play? An error only for malformed input (see [`parse_position`]).
@@ -590,17 +602,17 @@ pub fn parse_position(
         Ok((shape, position))
     };
     match item {
-        Item::Text(text) if is_move_text(text) => {
+        Item::Text(text) if let Some(digits) = move_digits(text) => {
             let shape = on_default()?;
-            let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b');
-            // Every character is a digit (`is_move_text`); '0' is column -1, off the board.
-            let digits = trimmed
+            let trimmed = trimmed_moves(text);
+            // Every character is a digit (`move_digits`); '0' is column -1, off the board.
+            let columns = digits
                 .bytes()
                 .map(|digit| i64::from(digit) - i64::from(b'1'));
-            if let Some(position) = play_unchecked(&shape, digits, true) {
+            if let Some(position) = play_unchecked(&shape, columns, true) {
                 return Ok((shape, position));
             }
-            let columns = columns_of_text(trimmed).map_err(|bad| {
+            let columns = columns_of_text(&digits).map_err(|bad| {
                 Error::Malformed(format!(
                     "move {} of '{trimmed}': {}",
                     bad.index + 1,
