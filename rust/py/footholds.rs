@@ -23,6 +23,7 @@ fn names(game: &Game) -> Names {
 
 bindings! {
     /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
+    #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn solve(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
         let solved = search_detached(py, limit, |budget| game.search(search::solve, budget))?;
@@ -30,12 +31,14 @@ bindings! {
     }
 
     /// The judge's answer: the total number of moves under perfect play.
+    #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn total_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> u32 {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
         search_detached(py, limit, |budget| game.search(search::total_moves, budget))
     }
 
     /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
+    #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn analyze(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
         let answers = search_detached(py, limit, |budget| game.search(search::analyze, budget))?;
@@ -44,6 +47,7 @@ bindings! {
 
     /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
     /// flat cells `row * cols + col`, values from A's side.
+    #[pyo3(text_signature = "(boards, alocs, blocs, *, moves=False, threads=None, node_limit=None, errors='raise', progress=False)")]
     fn batch_solve(py, boards, alocs, blocs; options = BATCH) -> Bound<'py, PyAny> {
         let boards = boards_arg(boards)?;
         let (alocs, blocs) = (locations_arg(alocs, "alocs")?, locations_arg(blocs, "blocs")?);
@@ -62,6 +66,7 @@ bindings! {
     /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
     /// ``(n, 2)`` pieces, as ``batch_solve`` takes them; ``ongoing=True``: only games where A
     /// has a move.
+    #[pyo3(text_signature = "(board, aloc, bloc, n, *, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, board, aloc, bloc, n; options = RANDOM) -> Bound<'py, PyTuple> {
         let game = game(board, aloc, bloc)?;
         let (n, checked, board) = (to_scalar(n)?, &options.checked, &game.board);

@@ -28,12 +28,14 @@ fn of_board(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>, options: &Options) -
 
 bindings! {
     /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
+    #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn solve(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         answer(py, call, Call::solve, |names, solved| names.solution(py, solved))
     }
 
     /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
+    #[pyo3(text_signature = "(rows, cols, k, *, node_limit=None, table_mb=None)")]
     fn solve_empty(py, rows, cols, k; options = BOARD) -> Bound<'py, PyAny> {
         let (rows, cols, k) = (to_scalar(rows)?, to_scalar(cols)?, to_scalar(k)?);
         let call = Call::of_empty(&rows, &cols, &k, &options)?;
@@ -42,12 +44,14 @@ bindings! {
 
     /// {(row, col): (value for the player making the move, plies from now with it)} for every
     /// move.
+    #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn analyze(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         answer(py, call, Call::analyze, |names, answers| names.analysis(py, answers))
     }
 
     /// The first best move as (row, col), or None once the game is over.
+    #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn best_move(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         answer(py, call, Call::best_move, |names, best| match best {
@@ -64,6 +68,7 @@ bindings! {
 
     /// Solves many positions of one board shape and one k, on every core; see
     /// `perfectplay.BatchSolution`.
+    #[pyo3(text_signature = "(boards, k, *, moves=False, threads=None, node_limit=None, table_mb=None, errors='raise', progress=False)")]
     fn batch_solve(py, boards, k; options = BATCH) -> Bound<'py, PyAny> {
         let k = int_arg(k, "k")?;
         let boards = rows_arg(boards, &[3], "(N, rows, cols)", "boards")?;
@@ -79,6 +84,7 @@ bindings! {
     /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
     /// board, ``(n, rows, cols)`` uint8 codes (``ongoing=True``: only games still going on);
     /// see ``perfectplay.mnk.random_positions``.
+    #[pyo3(text_signature = "(rows, cols, k, n, *, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, rows, cols, k, n; options = RANDOM) -> Bound<'py, PyAny> {
         let engine = call::engine_of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?);
         random_marks(py, &engine?.geometry, n, &options)

@@ -20,15 +20,18 @@ macro_rules! bindings {
 /// A binding: `fn name(py, a, b: Type, ...; options = ALLOWED) -> Answer { body }` is the
 /// `#[pyfunction]` of `(a, b, ..., **options)` whose keyword options (among `ALLOWED`) are read
 /// and checked into `options` before `body` runs; without `; options = ...` it takes none. A
-/// parameter without a type is any object.
+/// parameter without a type is any object. A `#[pyo3(text_signature = "...")]` among its
+/// attributes shows the options in `help()` (the twin's signature; the tests compare them).
 macro_rules! binding {
     (
         $(#[$doc:meta])*
         fn $name:ident($py:ident $(, $arg:ident $(: $type:ty)?)*; $options:ident = $allowed:expr)
             -> $answer:ty $body:block
     ) => {
-        $(#[$doc])*
+        // After `#[pyfunction]`, which reads them: the docs, and a `#[pyo3(text_signature)]`
+        // that shows the options a function takes.
         #[pyfunction]
+        $(#[$doc])*
         #[pyo3(signature = ($($arg,)* **options))]
         #[allow(clippy::too_many_arguments)] // the Python signature's, not a Rust API
         fn $name<'py>(
@@ -44,8 +47,8 @@ macro_rules! binding {
         $(#[$doc:meta])*
         fn $name:ident($py:ident $(, $arg:ident $(: $type:ty)?)*) -> $answer:ty $body:block
     ) => {
-        $(#[$doc])*
         #[pyfunction]
+        $(#[$doc])*
         #[allow(clippy::too_many_arguments)] // the Python signature's, not a Rust API
         fn $name<'py>($py: Python<'py>, $($arg: parameter!($($type)?),)*) -> PyResult<$answer> $body
     };

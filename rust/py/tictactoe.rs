@@ -62,6 +62,7 @@ bindings! {
 
     /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
     /// table: see `perfectplay.BatchSolution`.
+    #[pyo3(text_signature = "(boards, *, moves=False, errors='raise')")]
     fn batch_solve(py, boards; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
         let (boards, moves, on_error) = (boards_arg(boards)?, options.moves, options.errors);
         let solve = |monitor: Monitor| batch::solve_rows(&boards.rows, moves, on_error, monitor);
@@ -70,6 +71,7 @@ bindings! {
 
     /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes
     /// (``ongoing=True``: only games still going on).
+    #[pyo3(text_signature = "(n, *, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, n; options = crate::games::mnk::call::RANDOM) -> Bound<'py, PyAny> {
         crate::py::mnk::random_marks(py, solved::geometry(), n, &options)
     }

@@ -13,10 +13,11 @@ in ``ORDER`` whatever order they were given in, with the core's rules and messag
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import numpy as np
 
@@ -159,3 +160,35 @@ def random_args(n: Any, options: Options, most: int) -> tuple[int, int, int, int
     if not 0 <= low <= high <= most:
         raise ValueError(f"plies must lie in 0..{most} with low <= high, got ({low}, {high})")
     return count, seed, low, high
+
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+#: What a function that does not take an option behaves as (the options' defaults).
+DEFAULTS: dict[str, Any] = {
+    **{field.name: field.default for field in dataclasses.fields(Options)},
+    "tablebase": None,
+}
+
+
+def takes(allowed: Sequence[str]) -> Callable[[Function], Function]:
+    """Shows the options ``allowed`` in a function's signature (``help()``, ``inspect``, an
+    editor): keyword-only, with their defaults, in place of ``**options``. The compiled core's
+    functions show the same (their text signatures; the tests hold both to it)."""
+
+    def shown(function: Function) -> Function:
+        function.__signature__ = with_options(inspect.signature(function), allowed)  # type: ignore[attr-defined]
+        return function
+
+    return shown
+
+
+def with_options(signature: inspect.Signature, allowed: Sequence[str]) -> inspect.Signature:
+    """``signature`` with ``**options`` replaced by the keyword-only ``allowed``."""
+    kept = [
+        parameter
+        for parameter in signature.parameters.values()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    shown = [inspect.Parameter(name, keyword, default=DEFAULTS[name]) for name in allowed]
+    return signature.replace(parameters=[*kept, *shown])

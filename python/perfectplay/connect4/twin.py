@@ -14,7 +14,7 @@ import numpy as np
 from perfectplay._kernel import batch, driver
 from perfectplay._kernel import score as scoring
 from perfectplay._kernel.args import to_item
-from perfectplay._kernel.options import Options, SearchOptions, random_args
+from perfectplay._kernel.options import Options, SearchOptions, random_args, takes
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.connect4 import openings
 from perfectplay.connect4.rules import (
@@ -125,6 +125,7 @@ def _column(col: int) -> int:
     return col
 
 
+@takes(POSITION)
 def solve(position: Any, **options: Unpack[SearchOptions]) -> Solution[int]:
     """The position solved for the side to move; moves are columns."""
     call = _Call(position, options, "solve", POSITION)
@@ -133,18 +134,21 @@ def solve(position: Any, **options: Unpack[SearchOptions]) -> Solution[int]:
     )
 
 
+@takes(POSITION)
 def analyze(position: Any, **options: Unpack[SearchOptions]) -> dict[int, tuple[int, int]]:
     """{column: (value for the player making it, plies from now with it)} for every move."""
     call = _Call(position, options, "analyze", POSITION)
     return driver.analyze(call.search, call.root, _column)
 
 
+@takes(POSITION)
 def best_move(position: Any, **options: Unpack[SearchOptions]) -> int | None:
     """The best column nearest the centre (the left one of two), or None once the game is over."""
     call = _Call(position, options, "best_move", POSITION)
     return driver.best_move(call.search, call.root, call.shape.preference)
 
 
+@takes(POSITION)
 def best_moves(position: Any, **options: Unpack[SearchOptions]) -> tuple[int, ...]:
     """Every best column, ascending (none once the game is over): ``solve``'s best moves
     without its line."""
@@ -152,12 +156,14 @@ def best_moves(position: Any, **options: Unpack[SearchOptions]) -> tuple[int, ..
     return tuple(driver.best_moves(call.search, call.root))
 
 
+@takes(POSITION)
 def value(position: Any, **options: Unpack[SearchOptions]) -> int:
     """+1 the side to move wins, 0 draw, -1 it loses."""
     call = _Call(position, options, "value", POSITION)
     return scoring.value(call.search.score(call.root))
 
 
+@takes(("weak", *POSITION))
 def score(position: Any, **options: Unpack[SearchOptions]) -> int:
     """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
     call = _Call(position, options, "score", ("weak", *POSITION))
@@ -177,6 +183,7 @@ def score(position: Any, **options: Unpack[SearchOptions]) -> int:
     return exact
 
 
+@takes(("width", "height"))
 def is_reachable(position: Any, **options: Unpack[SearchOptions]) -> bool:
     """Can the position arise in play? Raises only for malformed input."""
     checked = Options.read(options, "is_reachable", ("width", "height"))
@@ -191,6 +198,11 @@ def clear_tables() -> None:
     """The twin keeps nothing between calls: nothing to clear."""
 
 
+#: ``batch_solve``'s options.
+BATCH = (*POSITION, "moves", "errors", "progress")
+
+
+@takes(BATCH)
 def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSolution:
     """Many positions of one board size: see ``perfectplay.BatchSolution``; moves are columns."""
     checked = Options.read(options, "batch_solve", BATCH)
@@ -246,17 +258,16 @@ def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSoluti
     return batch.solve_rows(rows, shape.width, checked, what, solve_row)
 
 
-#: ``batch_solve``'s options.
-BATCH = (*POSITION, "moves", "errors", "progress")
+#: ``random_positions``' options.
+RANDOM = ("width", "height", "seed", "plies", "ongoing", "threads")
 
 
+@takes(RANDOM)
 def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
     """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
     first (the compiled core's very positions for the same seed; ``ongoing=True``: only games
     still going on)."""
-    checked = Options.read(
-        options, "random_positions", ("width", "height", "seed", "plies", "ongoing", "threads")
-    )
+    checked = Options.read(options, "random_positions", RANDOM)
     shape = default_shape((checked.width, checked.height))
     count, seed_, low, high = random_args(n, checked, shape.cells)
     out = np.zeros((count, shape.height, shape.width), dtype=np.uint8)

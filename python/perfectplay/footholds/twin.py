@@ -17,7 +17,7 @@ import numpy as np
 from perfectplay._kernel import args, batch, driver, score
 from perfectplay._kernel.args import to_item, type_word
 from perfectplay._kernel.board_input import I64, CellReader, describe_char, read_grid
-from perfectplay._kernel.options import Options, SearchOptions, random_args
+from perfectplay._kernel.options import Options, SearchOptions, random_args, takes
 from perfectplay._kernel.types import BatchSolution, Codes, Int64s, Solution
 from perfectplay.errors import SearchLimitExceeded
 
@@ -140,6 +140,7 @@ def _start(
     return parsed, _Search(parsed, node_limit), (parsed.footholds, a, b)
 
 
+@takes(("node_limit",))
 def solve(
     board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]
 ) -> Solution[tuple[int, int]]:
@@ -149,12 +150,14 @@ def solve(
     return driver.solve(search, root, ("A", "B"), True, parsed.row_col)
 
 
+@takes(("node_limit",))
 def total_moves(board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]) -> int:
     """The judge's answer: the total number of moves under perfect play."""
     _, search, root = _start(board, aloc, bloc, options, "total_moves")
     return driver.plies(search, root)
 
 
+@takes(("node_limit",))
 def analyze(
     board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]
 ) -> dict[tuple[int, int], tuple[int, int]]:
@@ -204,14 +207,17 @@ def _locations_arg(locations: Any, name: str) -> tuple[bool, list[Any]]:
     return (True, items) if any(_nested(item) for item in items) else (False, [locations])
 
 
+#: ``batch_solve``'s options.
+BATCH = ("moves", "threads", "node_limit", "errors", "progress")
+
+
+@takes(BATCH)
 def batch_solve(
     boards: Any, alocs: Any, blocs: Any, **options: Unpack[SearchOptions]
 ) -> BatchSolution:
     """Many games at once: one board for all rows or one per row, one pair of locations for
     all or one per row; see ``perfectplay.BatchSolution``. Cells are ``row * cols + col``."""
-    checked = Options.read(
-        options, "batch_solve", ("moves", "threads", "node_limit", "errors", "progress")
-    )
+    checked = Options.read(options, "batch_solve", BATCH)
     arguments = [
         _boards_arg(boards),
         _locations_arg(alocs, "alocs"),
@@ -256,13 +262,18 @@ def batch_solve(
     return batch.solve_rows(rows, cells, checked, what, solve_row)
 
 
+#: ``random_positions``' options.
+RANDOM = ("seed", "plies", "ongoing", "threads")
+
+
+@takes(RANDOM)
 def random_positions(
     board: Any, aloc: Any, bloc: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> tuple[Codes, Int64s, Int64s]:
     """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc``, A to move in
     each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them
     (``ongoing=True``: only games where A has a move)."""
-    checked = Options.read(options, "random_positions", ("seed", "plies", "ongoing", "threads"))
+    checked = Options.read(options, "random_positions", RANDOM)
     parsed, search, start = _start(board, aloc, bloc, {}, "random_positions")
     count, seed_, low, high = random_args(n, checked, parsed.footholds.bit_count())
     boards = np.zeros((count, parsed.rows, parsed.cols), dtype=np.uint8)

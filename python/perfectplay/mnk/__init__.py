@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._kernel import args
 from perfectplay._kernel.board_input import read_mark_grid
-from perfectplay._kernel.options import Options
+from perfectplay._kernel.options import Options, with_options
 from perfectplay._kernel.position import GridPosition, RowColPosition, backend_functions
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import twin as rules
@@ -44,7 +44,12 @@ def _or_from_table(name: str, function: Callable[..., Any]) -> Callable[..., Any
     if name not in _TABLE_ANSWERS:
         return function
     allowed, passed = _TABLE_ANSWERS[name]
-    signature = inspect.signature(getattr(rules, name))
+    # The twin's parameters, its options gathered again into **options to bind a call.
+    shown = inspect.signature(getattr(rules, name))
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    positional = [p for p in shown.parameters.values() if p.kind is not keyword]
+    gathered = inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD)
+    signature = shown.replace(parameters=[*positional, gathered])
 
     @functools.wraps(function)
     def answer(*arguments: Any, tablebase: Any = None, **options: Any) -> Any:
@@ -56,6 +61,7 @@ def _or_from_table(name: str, function: Callable[..., Any]) -> Callable[..., Any
         taken = {option: given[option] for option in passed if option in given}
         return getattr(tablebase, name)(*bound.arguments.values(), **taken)
 
+    answer.__signature__ = with_options(signature, (*allowed, "tablebase"))  # type: ignore[attr-defined]
     return answer
 
 

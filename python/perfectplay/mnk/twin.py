@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from perfectplay._kernel import args, batch, driver, score
 from perfectplay._kernel.args import MAX_CELLS, to_item
 from perfectplay._kernel.board_input import read_mark_grid
-from perfectplay._kernel.options import Options, SearchOptions, random_args
+from perfectplay._kernel.options import Options, SearchOptions, random_args, takes
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
@@ -209,12 +209,14 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
     return _Call(geometry, *marks_to_masks(marks), options)
 
 
+@takes(BOARD)
 def solve(board: Any, k: int, **options: Unpack[SearchOptions]) -> Solution[tuple[int, int]]:
     """The position solved for the side to move; moves are (row, col)."""
     checked = Options.read(options, "solve", BOARD)
     return _call(board, k, checked).solve()
 
 
+@takes(BOARD)
 def solve_empty(
     rows: int, cols: int, k: int, **options: Unpack[SearchOptions]
 ) -> Solution[tuple[int, int]]:
@@ -224,6 +226,7 @@ def solve_empty(
     return _Call(geometry, 0, 0, checked).solve()
 
 
+@takes(BOARD)
 def analyze(
     board: Any, k: int, **options: Unpack[SearchOptions]
 ) -> dict[tuple[int, int], tuple[int, int]]:
@@ -233,6 +236,7 @@ def analyze(
     return driver.analyze(call.search, call.root, call.move_form)
 
 
+@takes(BOARD)
 def best_move(board: Any, k: int, **options: Unpack[SearchOptions]) -> tuple[int, int] | None:
     """The first best move as (row, col), or None once the game is over."""
     checked = Options.read(options, "best_move", BOARD)
@@ -252,6 +256,11 @@ def is_reachable(board: Any, k: int) -> bool:
     return True
 
 
+#: ``batch_solve``'s options.
+BATCH = ("moves", "threads", "node_limit", "table_mb", "errors", "progress")
+
+
+@takes(BATCH)
 def batch_solve(boards: Any, k: int, **options: Unpack[SearchOptions]) -> BatchSolution:
     """Many positions of one board shape and one k: see ``perfectplay.BatchSolution``."""
     checked = Options.read(options, "batch_solve", BATCH)
@@ -280,10 +289,6 @@ def batch_solve(boards: Any, k: int, **options: Unpack[SearchOptions]) -> BatchS
         return driver.label(search, root, checked.moves)
 
     return batch.solve_rows(parsed, rows * cols, checked, f"{rows}x{cols} k={k}", solve_row)
-
-
-#: ``batch_solve``'s options.
-BATCH = ("moves", "threads", "node_limit", "table_mb", "errors", "progress")
 
 
 def _never(row: Any) -> batch.Label:
@@ -354,6 +359,7 @@ def random_marks(geometry: Geometry, n: Any, options: Options) -> Codes:
     return out
 
 
+@takes(RANDOM)
 def random_positions(
     rows: Any, cols: Any, k: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> Codes:
