@@ -258,10 +258,13 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
         await pool.start()
-        await asyncio.to_thread(_jobs.warm_up, fast)
+        # The server's own first answers load what they need (Connect Four's books) while it
+        # already takes requests: a request before that waits for it, none is refused.
+        warming = asyncio.ensure_future(asyncio.to_thread(_jobs.warm_up, fast))
         try:
             yield
         finally:
+            warming.cancel()
             pool.close()
 
     routes = [Route(path, page) for path in _STATIC] + [

@@ -21,6 +21,8 @@ const refusals = new Map();  // query -> the message of a refused analysis
 const pending = new Set();   // queries asked and not yet answered
 let generation = 0;      // bumped on every change; late answers of older ones are dropped
 let cursor = 0;          // keyboard cursor: a cell index
+let byKeyboard = false;  // the board's focus came from the keyboard: its cursor is drawn
+const LAST_GAME = "perfectplay.game";  // the game last played here, opened next time
 
 function query(moves, extra) {
   const params = new URLSearchParams({ game: state.game });
@@ -147,11 +149,8 @@ function drawBoard() {
   const holder = $("board");
   holder.innerHTML = board.svg;  // the library's own drawing; its text is escaped there
   const svg = holder.querySelector("svg");
-  const box = svg.viewBox.baseVal;
   svg.removeAttribute("width");
   svg.removeAttribute("height");
-  // As wide as the screen's height allows: the board keeps its shape and fills what it can.
-  svg.style.maxWidth = `calc((100vh - 11em) * ${box.width / box.height})`;
   const overlay = element("g", { id: "overlay" });
   svg.appendChild(overlay);
   const size = board.cell_size;
@@ -203,12 +202,13 @@ function drawBoard() {
   drawCursor();
 }
 
-// The keyboard cursor, drawn while the board has the focus.
+// The keyboard cursor, drawn while the board has the focus from the keyboard (not after a
+// click: the square would sit on a cell nobody chose).
 function drawCursor() {
   const overlay = document.getElementById("overlay");
   if (!overlay) return;
   document.getElementById("cursor")?.remove();
-  if (document.activeElement !== $("board")) return;
+  if (document.activeElement !== $("board") || !byKeyboard) return;
   const [x, y] = cellCorner(cursor);
   overlay.appendChild(element("rect", { id: "cursor", x: x + 2, y: y + 2, width: board.cell_size - 4,
     height: board.cell_size - 4, fill: "none", stroke: "#005A8C", "stroke-dasharray": "5 3", "stroke-width": 3 }));
@@ -230,6 +230,10 @@ function drawMoves() {
   body.textContent = "";
   const scored = Boolean(analysis && analysis.moves.some((move) => move.score !== null));
   $("score-head").hidden = !scored;
+  $("score-legend").hidden = !scored;
+  // Hidden values are hidden everywhere: the table, its legend and the value history.
+  $("values").hidden = !state.hints;
+  $("values-hidden").hidden = state.hints;
   if (!analysis || !state.hints) return;
   for (const move of analysis.moves) {
     const row = document.createElement("tr");
@@ -259,6 +263,8 @@ function drawStatus() {
   $("working").hidden = !busy;
   $("retry").hidden = !refused;
   $("best").disabled = !analysis || !analysis.moves.length || board.over;
+  $("undo").disabled = !state.moves.length;
+  $("redo").disabled = !state.redo.length;
   const colours = game().stone_colours;
   const shown = board.over ? board.winner : board.to_move;
   const swatch = $("swatch");
@@ -266,7 +272,9 @@ function drawStatus() {
   if (colours && shown) swatch.style.background = colours[game().players.indexOf(shown)];
   let text;
   if (board.over) text = board.winner ? `${name(board.winner)} won` : "draw";
-  else if (analysis) text = `${name(board.to_move)} to move: ${words(analysis.value, analysis.plies)}`;
+  else if (analysis && state.hints) {
+    text = `${name(board.to_move)} to move: ${words(analysis.value, analysis.plies)}`;
+  }
   else text = `${name(board.to_move)} to move`;
   $("status").textContent = text;
   $("status").title = analysis ? `answered by the ${analysis.source}` : "";
@@ -318,6 +326,8 @@ function drawHistory() {
     svg.appendChild(element("text", { x: 2, y: y(value) + 6 }, leftLabel));
     svg.appendChild(element("text", { x: width - right + 10, y: y(value) + 6 }, rightLabel));
   }
+  // What the numbers under the points are.
+  svg.appendChild(element("text", { x: 2, y: 158, class: "axis" }, "moves left"));
   let previous = null;
   points.forEach((point, ply) => {
     const x = left + ply * step;
@@ -370,7 +380,7 @@ function drawMoveList(mistakes) {
   };
   state.moves.forEach((action, index) => {
     const item = entry(moveName(index, action), index + 1);
-    if (mistakes.has(index + 1)) item.classList.add("mistake");
+    if (state.hints && mistakes.has(index + 1)) item.classList.add("mistake");
     if (index === state.moves.length - 1) item.classList.add("current");
   });
   for (const action of state.redo.slice().reverse()) {
@@ -463,11 +473,24 @@ async function agentTurn(mine) {
 }
 
 function play(action) {
-  if (!board || board.over) return;
-  if (!board.legal.some((entry) => entry.action === action)) return;
+  if (!board) return;
+  // A move that cannot be played says why, rather than doing nothing without a word.
+  if (board.over) { say("The game is over: Undo, or start a New game."); return; }
+  if (!board.legal.some((entry) => entry.action === action)) { say(refusedMove(action)); return; }
   state.moves.push(action);
   state.redo = [];
   refresh();
+}
+
+// Why an action is no legal move here, as a person reads it (from 1).
+function refusedMove(action) {
+  if (game().moves === "column") {
+    return action >= 0 && action < board.cols ? `Column ${action + 1} is full.`
+                                               : `There is no column ${action + 1}.`;
+  }
+  if (action < 0 || action >= board.rows * board.cols) return `There is no cell ${action + 1}.`;
+  if (game().moves === "cell") return `Cell ${action + 1} is taken.`;
+  return "That is no move here: a piece moves to a foothold next to it.";
 }
 
 function playBest() {
@@ -528,10 +551,19 @@ function editFootholds(cell, edit) {
 
 function newGame(chosen) {
   state.game = chosen;
+  remember(chosen);
   state.options = { ...games[chosen].options };
   state.start = ""; state.moves = []; state.redo = [];
   showSetup();
   refresh();
+}
+
+function remember(chosen) {
+  try { localStorage.setItem(LAST_GAME, chosen); } catch (error) { /* storage off: no memory */ }
+}
+
+function lastGame() {
+  try { return localStorage.getItem(LAST_GAME); } catch (error) { return null; }
 }
 
 function toggleFullscreen() {
@@ -634,9 +666,12 @@ async function main() {
     option.value = described.name;
     option.textContent = described.title;
     $("game").appendChild(option);
-    if (!state.game) state.game = described.name;  // the registry's first game by default
   }
+  // The game last played here, else Connect Four (what most come for), else the first one.
+  const names = Object.keys(games);
+  state.game = [lastGame(), "connect4"].find((chosen) => chosen in games) || names[0];
   if (!readUrl()) state.options = { ...game().options };
+  remember(state.game);
   showSetup();
   $("game").addEventListener("change", () => newGame($("game").value));
   $("setup").addEventListener("submit", (event) => {
@@ -676,9 +711,14 @@ async function main() {
   $("fullscreen").addEventListener("click", toggleFullscreen);
   $("board").addEventListener("keydown", keyboard);
   $("board").addEventListener("click", boardClick);
+  // Whether the board's focus came from a key (Tab, arrows) or a click decides its cursor.
+  document.addEventListener("keydown", () => { byKeyboard = true; }, true);
+  document.addEventListener("mousedown", () => { byKeyboard = false; }, true);
   $("board").addEventListener("focus", () => board && drawCursor());
   $("board").addEventListener("blur", () => board && drawCursor());
-  window.addEventListener("hashchange", () => { if (readUrl()) { showSetup(); refresh(); } });
+  window.addEventListener("hashchange", () => {
+    if (readUrl()) { remember(state.game); showSetup(); refresh(); }
+  });
   await refresh();
   showTables();
 }
