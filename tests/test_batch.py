@@ -354,32 +354,3 @@ def test_ctrl_c_stops_a_broadcast_batch_within_a_second(game: str) -> None:
     finally:
         timer.cancel()
     assert time.monotonic() - started < 1.3
-
-
-def test_labels_go_into_pandas_and_pyarrow_as_columns_of_one_dimension() -> None:
-    """``columns()`` splits each per-move array into a column a move; pandas and pyarrow
-    take them, and each column holds what the array holds."""
-    import pandas as pd
-    import pyarrow as pa
-
-    from perfectplay import connect4, mnk
-
-    for labels, moves in (
-        (mnk.batch_solve(mnk.random_positions(3, 3, 3, 50, seed=2), 3, moves=True), 9),
-        (connect4.batch_solve(["4453", "", "1"], moves=True), 7),
-        (mnk.batch_solve(mnk.random_positions(3, 3, 3, 5, seed=2), 3), 9),
-    ):
-        columns = labels.columns()
-        assert all(column.ndim == 1 and len(column) == len(labels) for column in columns.values())
-        for name, array in labels.to_dict().items():
-            if array.ndim == 1:
-                assert columns[name] is array
-            else:
-                for move in range(moves):
-                    assert np.array_equal(columns[f"{name}_{move}"], array[:, move])
-        frame = labels.to_pandas()
-        assert isinstance(frame, pd.DataFrame) and list(frame.columns) == list(columns)
-        assert np.array_equal(frame["value"].to_numpy(), labels.value)
-        table = labels.to_arrow()
-        assert isinstance(table, pa.Table) and table.column_names == list(columns)
-        assert table.num_rows == len(labels)

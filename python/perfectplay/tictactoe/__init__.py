@@ -3,8 +3,10 @@
 Boards are 9 cells, row-major (``index = 3*row + col``): a str in symbols (``x X o O``, ``. - _``
 for empty) or digits (``0`` empty, ``1`` X, ``2`` O, as in BOJ 16571), with whitespace, ``/``,
 ``|`` and ``,`` ignored; or a sequence of 9 cells or 3 rows of 3 (str cells or ints 0/1/2,
-numpy arrays included). X moves first. Malformed boards raise ``ValueError`` (``TypeError`` for
-the wrong type altogether), unreachable ones ``perfectplay.IllegalPosition``.
+numpy arrays included); or a list of moves from the empty board, cells as ints (``[4, 0, 8]``;
+9 ints are moves only when all different). X moves first. Malformed boards raise
+``ValueError`` (``TypeError`` for the wrong type altogether), unreachable ones
+``perfectplay.IllegalPosition``.
 
 >>> from perfectplay import tictactoe
 >>> tictactoe.outcome("xx./oo./...")
