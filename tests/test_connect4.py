@@ -550,3 +550,14 @@ def test_a_move_string_split_by_spaces_or_commas_is_the_same_moves(c4: Any, spli
 def test_a_split_move_string_that_is_wrong_says_so(c4: Any, text: str, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)):
         c4.solve(text)
+
+
+def test_a_move_string_of_any_length_is_read_only_as_far_as_the_board_goes(c4: Any) -> None:
+    """A move past the full board is an error at its number, so a text of a million digits
+    costs no more than one of 43: the same error, quickly, on both backends."""
+    long = "1" * 1_000_000
+    with pytest.raises(ValueError, match=r"^move 7 of '1{1000000}': column 1 is full$"):
+        c4.value(long)
+    won = "2252576253462244111563365343671351441" + "7" * 100_000
+    with pytest.raises(ValueError, match=r"^move 40 of '\d+': the game is over \(four in a row\)"):
+        c4.value(won)

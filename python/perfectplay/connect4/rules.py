@@ -180,7 +180,9 @@ def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Posit
     if digits is not None:
         shape = default_shape(size)
         text = cast(str, item).strip(" \t\n\r\x0b\x0c")
-        return shape, _play_columns(shape, [int(c) - 1 for c in digits], text)
+        # A move past the full board is an error at its number: no digit after it is read.
+        columns = [int(c) - 1 for c in digits[: shape.cells + 1]]
+        return shape, _play_columns(shape, columns, text)
     if isinstance(item, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in item):
         shape = default_shape(size)
         # As the core reads them: an int beyond 64 bits is one column no board has.

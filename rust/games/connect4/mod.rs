@@ -552,18 +552,16 @@ const NEITHER: &str = "neither a move string (columns from 1, digits only or spl
                        commas, as in '4453' or '4 4 5 3') nor a \
                        board (rows of x o . or 1 2 0, top row first, split by /)";
 
-/// The digits of a move string, or None when `text` is no move string but maybe a board drawn
-/// as rows. A move string is digits once the ASCII whitespace around them is dropped
-/// (`"4453\n"` too), the digits maybe split by spaces, tabs or commas (`"4 4 5 3"`,
-/// `"4,4,5,3"`, as language models write them).
-fn move_digits(text: &str) -> Option<String> {
+/// Is `text` a move string rather than maybe a board drawn as rows? A move string is digits
+/// once the ASCII whitespace around them is dropped (`"4453\n"` too), the digits maybe split
+/// by spaces, tabs or commas (`"4 4 5 3"`, `"4,4,5,3"`, as language models write them).
+fn is_move_string(text: &str) -> bool {
     let trimmed = trimmed_moves(text);
     let separator = |c: char| matches!(c, ' ' | '\t' | ',');
     let digit_ends = trimmed.starts_with(|c: char| c.is_ascii_digit())
         && trimmed.ends_with(|c: char| c.is_ascii_digit());
     let well_formed = trimmed.chars().all(|c| c.is_ascii_digit() || separator(c));
-    (well_formed && (trimmed.is_empty() || digit_ends))
-        .then(|| trimmed.chars().filter(char::is_ascii_digit).collect())
+    well_formed && (trimmed.is_empty() || digit_ends)
 }
 
 /// A move string without the ASCII whitespace around it.
@@ -602,10 +600,17 @@ pub fn parse_position(
         Ok((shape, position))
     };
     match item {
-        Item::Text(text) if let Some(digits) = move_digits(text) => {
+        Item::Text(text) if is_move_string(text) => {
             let shape = on_default()?;
             let trimmed = trimmed_moves(text);
-            // Every character is a digit (`move_digits`); '0' is column -1, off the board.
+            // A move past the full board is an error at its number: no digit after it is read,
+            // so a text of any length costs memory of the board's size only.
+            let digits: String = trimmed
+                .chars()
+                .filter(char::is_ascii_digit)
+                .take(shape.cells as usize + 1)
+                .collect();
+            // Every character is a digit; '0' is column -1, off the board.
             let columns = digits
                 .bytes()
                 .map(|digit| i64::from(digit) - i64::from(b'1'));
