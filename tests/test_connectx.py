@@ -19,6 +19,15 @@ from perfectplay.connectx import connectx_agent
 pytestmark = pytest.mark.compiled
 
 
+@pytest.fixture(scope="module", autouse=True)
+def books_loaded() -> None:
+    """Perfect play on 7x6 from the first move needs the books in memory: a process's first
+    7x6 moves are searched without them, under the clock, while they load (tested below)."""
+    from perfectplay.connect4 import openings
+
+    openings.packaged()
+
+
 def play(board: list[int], column: int, mark: int, columns: int, rows: int) -> None:
     """ConnectX's ``play``: the lowest empty cell of the column (rows top first)."""
     row = max(r for r in range(rows) if board[column + r * columns] == 0)
@@ -244,3 +253,45 @@ def test_a_move_on_a_loaded_machine_stays_within_the_clock(columns: int, rows: i
 def _spin() -> None:
     while True:
         pass
+
+
+def test_the_first_seven_by_six_move_does_not_wait_for_the_books() -> None:
+    """In a fresh process with busy processes beside it, the first moves on 7x6 come within
+    the clock while the books load in a thread of their own, and once they are loaded the agent
+    plays best moves from them."""
+    code = """
+import multiprocessing, time
+from perfectplay import connect4
+from perfectplay.connect4 import openings
+from perfectplay.connectx import connectx_agent
+
+def spin():
+    while True:
+        pass
+
+if __name__ == "__main__":
+    spawn = multiprocessing.get_context("spawn")
+    busy = [spawn.Process(target=spin, daemon=True) for _ in range(4)]
+    for process in busy:
+        process.start()
+    configuration = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
+    board, took = [0] * 42, []
+    board[38] = 1
+    for _ in range(2):
+        began = time.perf_counter()
+        column = connectx_agent({"board": board, "mark": 2}, configuration)
+        took.append(time.perf_counter() - began)
+        assert board[column] == 0
+    for process in busy:
+        process.terminate()
+    openings.packaged()  # loaded by now, or waited for
+    column = connectx_agent({"board": board, "mark": 2}, configuration)
+    print(max(took), column in connect4.best_moves("4"))
+"""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    slowest, best = run.stdout.split()
+    assert float(slowest) < 2 and best == "True", run.stdout

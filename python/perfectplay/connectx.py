@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perfectplay import connect4
-from perfectplay.connect4 import rules
+from perfectplay.connect4 import openings, rules
 from perfectplay.errors import SearchLimitExceeded
 
 __all__ = ["CONNECTX_TIME_SHARE", "connectx_agent"]
@@ -100,16 +101,36 @@ def _connectx_fallback(position: connect4.Position) -> int:
     return min(position.legal_moves, key=lambda col: (abs(2 * col - (position.width - 1)), col))
 
 
+_LOADING = threading.Lock()
+_loader: threading.Thread | None = None
+
+
+def _book(width: int, height: int) -> str | None:
+    """The book a move reads: the packaged ones once loaded, else none (no search waits for
+    them). The first 7x6 move starts loading them in a thread of their own, which takes 1 to 3
+    s, more than a move's share of the clock; the moves meanwhile search without them, under
+    the clock like any other."""
+    global _loader
+    if (width, height) != openings.PACKAGED_SIZE or openings.packaged.cache_info().currsize:
+        return "packaged"
+    with _LOADING:
+        if _loader is None:
+            _loader = threading.Thread(target=openings.packaged, name="books", daemon=True)
+            _loader.start()
+    return None
+
+
 def _timed_best_move(position: connect4.Position, grid: list[list[int]], seconds: float) -> int:
     """A best move found within ``seconds`` (from now), else the fallback's."""
     start = time.perf_counter()
     deadline = start + seconds
     nodes = _FIRST_NODES
+    book = _book(position.width, position.height)
     while True:
         began = time.perf_counter()
         try:
             best = connect4.best_move(
-                grid, width=position.width, height=position.height, node_limit=nodes
+                grid, width=position.width, height=position.height, node_limit=nodes, book=book
             )
         except SearchLimitExceeded:
             pass
@@ -135,12 +156,13 @@ def connectx_agent(observation: Any, configuration: Any) -> int:
     The column is a best move (the quickest win, the slowest loss) from the books and the
     search, within ``CONNECTX_TIME_SHARE * actTimeout`` seconds: the search runs under node
     budgets that grow fourfold while this machine's measured speed says the next one ends in
-    time. Where the time runs out first (boards larger than 7x6, a loaded machine), a win at
-    once, else a block of the opponent's win at once, else the legal column nearest the
-    centre. A board that is no ConnectX position, a game already over or another ``inarow``
-    is a ``ValueError``; a field of the wrong type (None, a str, a generator) a ``TypeError``;
-    a number with a fraction, NaN or infinity where a whole number belongs a ``ValueError``
-    naming the field.
+    time. Where the time runs out first (boards larger than 7x6, a loaded machine, the first
+    7x6 moves of a process, searched without the opening books while they load in a thread of
+    their own), a win at once, else a block of the opponent's win at once, else the legal
+    column nearest the centre. A board that is no ConnectX position, a game already over or
+    another ``inarow`` is a ``ValueError``; a field of the wrong type (None, a str, a
+    generator) a ``TypeError``; a number with a fraction, NaN or infinity where a whole number
+    belongs a ``ValueError`` naming the field.
 
     >>> connectx_agent({"board": [0] * 42, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4})
     3
