@@ -7,7 +7,7 @@
 //! `moves`, no node counts for table answers.
 
 use crate::engine::driver::Label;
-use crate::engine::memory::{OutOfMemory, headroom, zeroed};
+use crate::engine::memory::{HEADROOM, OutOfMemory, headroom, zeroed};
 use crate::engine::window::cells_of;
 
 /// Status codes of a row.
@@ -63,9 +63,27 @@ impl Columns {
             move_value: zeroed(per_row(wanted.moves))?,
             move_plies: zeroed(per_row(wanted.moves))?,
         };
-        // The rows' work needs a little more: refused now, not aborted at a row.
-        headroom()?;
+        // The rows' work needs a little more: refused now, not aborted at a row. Columns that
+        // small take too little to matter, and the look would cost a small batch its time.
+        if columns.bytes() >= HEADROOM {
+            headroom()?;
+        }
         Ok(columns)
+    }
+
+    /// The memory the columns take.
+    fn bytes(&self) -> usize {
+        fn of<T>(column: &[T]) -> usize {
+            size_of_val(column)
+        }
+        of(&self.value)
+            + of(&self.plies)
+            + of(&self.best_move)
+            + of(&self.best_mask)
+            + of(&self.status)
+            + of(&self.nodes)
+            + of(&self.move_value)
+            + of(&self.move_plies)
     }
 
     /// Copies row `from` (labelled or failed) to row `to`: equal rows of a batch are solved
