@@ -179,7 +179,8 @@ pub const LOOK_EVERY: usize = 1 << 16;
 
 /// At every [`LOOK_EVERY`]-th `row`: stopped when `monitor(done, total)` says so (Ctrl-C),
 /// `OutOfMemory` when the memory's [`headroom`] is gone (a row's small allocations cannot
-/// fail cleanly; the batch stops before they would).
+/// fail cleanly; the batch stops before they would). A batch of fewer rows than that takes
+/// too little memory to look at it (the look costs a one-row batch half its time).
 pub fn look(
     row: usize,
     done: usize,
@@ -192,7 +193,10 @@ pub fn look(
     if monitor(done, total) {
         return Err(Error::Stopped(Stop::Interrupted));
     }
-    Ok(headroom()?)
+    if row > 0 || total >= LOOK_EVERY {
+        headroom()?;
+    }
+    Ok(())
 }
 
 /// A batch's rows after parsing: each ready to solve (`None` for a bad row), and the first bad

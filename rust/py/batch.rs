@@ -210,7 +210,9 @@ pub fn items_of(items: &Bound<'_, PyList>) -> PyResult<Vec<CoreResult<Item<'stat
     for (row, item) in items.iter().enumerate() {
         if row % LOOK_EVERY == 0 {
             item.py().check_signals()?;
-            headroom().map_err(Error::from)?;
+            if items.len() >= LOOK_EVERY {
+                headroom().map_err(Error::from)?;
+            }
         }
         out.push(row_item(&item)?);
     }
