@@ -2,12 +2,15 @@
 
 use crate::engine::budget::Budget;
 use crate::engine::error::Result as CoreResult;
-use crate::games::mnk::call::{self, BATCH, BOARD, Call, RANDOM};
+use crate::games::mnk::call::{self, BATCH, BOARD, Call, PROOF, RANDOM};
+use crate::games::mnk::prover::{Node, Proof};
 use crate::games::mnk::{self as game, Geometry};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, int_arg, to_scalar};
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 /// `work` on a call without the GIL, shown by `show` with the game's moves. (A given
 /// `tablebase=` is answered above both backends, by `perfectplay.mnk`.)
@@ -60,6 +63,22 @@ bindings! {
         })
     }
 
+    /// A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the
+    /// side to move, or with ``breaker_first`` the other side. ``None`` when Maker wins the weak
+    /// game; else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
+    /// ``("potential",)`` or ``("split", [(move, reply, node), ...])``; cells are
+    /// ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate.
+    #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None)")]
+    fn breaker_proof(py, board, k, breaker_first: bool; options = PROOF) -> Bound<'py, PyAny> {
+        let call = of_board(board, k, &options)?;
+        let work = |call: &Call, budget: &mut Budget| call.breaker_proof(breaker_first, budget);
+        let proof = search_detached(py, call.node_limit, |budget| work(&call, budget))?;
+        match proof {
+            None => Ok(py.None().into_bound(py)),
+            Some(proof) => proof_to_python(py, proof),
+        }
+    }
+
     /// Can the board arise in play? Raises only for malformed input.
     fn is_reachable(_py, board, k) -> bool {
         let grid = game::parse_board(&to_item(board)?)?;
@@ -103,4 +122,18 @@ pub fn random_marks<'py>(
         call::random_positions(geometry, &n, checked, monitor)
     })?;
     shaped(py, rows, &[count, geometry.rows, geometry.cols])
+}
+
+/// A proof as `(reply or None, root, nodes)` (see `breaker_proof`).
+fn proof_to_python<'py>(py: Python<'py>, proof: Proof) -> PyResult<Bound<'py, PyAny>> {
+    let nodes = PyList::empty(py);
+    for node in proof.nodes {
+        let shown = match node {
+            Node::Pairing(pairs) => ("pairs", pairs).into_bound_py_any(py)?,
+            Node::Potential => ("potential",).into_bound_py_any(py)?,
+            Node::Split(entries) => ("split", entries).into_bound_py_any(py)?,
+        };
+        nodes.append(shown)?;
+    }
+    (proof.reply, proof.root, nodes).into_bound_py_any(py)
 }

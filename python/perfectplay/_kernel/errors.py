@@ -4,11 +4,18 @@ public as ``perfectplay.errors`` (their home in messages and tracebacks).
 Both backends raise these very classes (the compiled core imports them from there).
 """
 
-__all__ = ["IllegalPosition", "SearchLimitExceeded", "missing_extra"]
+__all__ = ["IllegalPosition", "InvalidCertificate", "SearchLimitExceeded", "missing_extra"]
 
 
 class IllegalPosition(ValueError):
     """A well-formed board that cannot arise in play; the message says why."""
+
+    __module__ = "perfectplay.errors"
+
+
+class InvalidCertificate(ValueError):
+    """A proof certificate that does not hold (``perfectplay.mnk.check``); the message names
+    the part that fails."""
 
     __module__ = "perfectplay.errors"
 

@@ -15,6 +15,7 @@ from perfectplay._kernel.board_input import read_mark_grid
 from perfectplay._kernel.options import Options, SearchOptions, random_args, takes
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+from perfectplay.mnk import prover
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -207,6 +208,24 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
     rows, cols, marks = read_mark_grid(to_item(board))
     geometry = Geometry(rows, cols, args.int_arg(k, "k"))
     return _Call(geometry, *marks_to_masks(marks), options)
+
+
+#: The options of ``breaker_proof``.
+PROOF = ("node_limit",)
+
+
+@takes(PROOF)
+def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[SearchOptions]) -> Any:
+    """A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the side
+    to move, or with ``breaker_first`` the other side. ``None`` when Maker wins the weak game;
+    else ``(reply or None, root, nodes)`` (see ``perfectplay.mnk.prover``)."""
+    checked = Options.read(options, "breaker_proof", PROOF)
+    call = _call(board, k, checked)
+    geometry, (mine, theirs) = call.search.geometry, call.root
+    if status(geometry, *((mine, theirs) if call.x_first else (theirs, mine))) != PLAYING:
+        return None
+    maker, breaker = (theirs, mine) if breaker_first else (mine, theirs)
+    return prover.prove(geometry, maker, breaker, bool(breaker_first), call.search.count_node)
 
 
 @takes(BOARD)

@@ -10,7 +10,8 @@ use crate::engine::error::Result;
 use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
 use crate::games::mnk::{
-    BatchShape, Board, Geometry, Query, TableUse, empty_board_of, parse_board, search,
+    BatchShape, Board, Geometry, Query, Status, TableUse, empty_board_of, parse_board, prover,
+    search,
 };
 use crate::input::Item;
 use crate::input::grid::Grid;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 /// The options of a function of one board, of `batch_solve` and of `random_positions`
 /// (tic-tac-toe's too). `tablebase=` is answered above both backends, by `perfectplay.mnk`.
 pub const BOARD: &[&str] = &["node_limit", "table_mb"];
+pub const PROOF: &[&str] = &["node_limit"];
 pub const BATCH: &[&str] = &[
     "moves",
     "threads",
@@ -76,6 +78,27 @@ impl Call {
     pub fn best_move(&self, budget: &mut Budget) -> Result<Option<u8>> {
         self.query
             .best_move(TableUse::Kept(self.table_bytes), budget)
+    }
+
+    /// A weak-game proof that Breaker stops Maker ([`prover::prove`]): Maker is the side to
+    /// move, or with `breaker_first` the other side. `None`: Maker wins the weak game (or the
+    /// game is over).
+    pub fn breaker_proof(
+        &self,
+        breaker_first: bool,
+        budget: &mut Budget,
+    ) -> Result<Option<prover::Proof>> {
+        let geometry = &self.query.engine.geometry;
+        if !matches!(self.query.board.status(geometry)?, Status::Playing { .. }) {
+            return Ok(None);
+        }
+        let (mine, theirs) = self.query.board.relative();
+        let (maker, breaker) = if breaker_first {
+            (theirs, mine)
+        } else {
+            (mine, theirs)
+        };
+        prover::prove(geometry, maker, breaker, breaker_first, budget)
     }
 }
 

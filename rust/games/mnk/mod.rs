@@ -9,6 +9,7 @@
 
 pub mod call;
 pub mod exhaustive;
+pub mod prover;
 pub mod search;
 pub mod solved;
 pub mod tablebase;

@@ -1,0 +1,172 @@
+"""``value`` and ``prove``: an m,n,k position's value, proven by the weak-game prover where it
+can (a draw is two Breaker strategies, or one and strategy stealing on the empty board) and by
+the search elsewhere; ``prove`` writes the proof as a certificate ``check`` verifies. Both run
+above either backend: the prover and the search are the backend's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from perfectplay._kernel import args
+from perfectplay._kernel.args import to_item
+from perfectplay._kernel.backend import implementation
+from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.options import Options, takes
+from perfectplay.errors import SearchLimitExceeded
+from perfectplay.mnk.certificate import FORMAT, VERSION
+from perfectplay.mnk.twin import PLAYING, Geometry, marks_to_masks, status, x_to_move
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from perfectplay._kernel.options import SearchOptions
+
+#: The options of ``value`` and ``prove``: ``node_limit`` caps each search they run.
+OPTIONS = ("node_limit", "table_mb")
+
+#: The most positions a strategy from the search may hold in a certificate.
+MAX_STRATEGY = 1_000_000
+
+
+class _Position:
+    """A checked position: its geometry, X and O masks and the board as the backend takes it."""
+
+    def __init__(self, board: Any, k: Any, name: str, options: dict[str, Any]) -> None:
+        Options.read(options, name, OPTIONS)
+        rows, cols, marks = read_mark_grid(to_item(board))
+        self.geometry = Geometry(rows, cols, args.int_arg(k, "k"))
+        self.x, self.o = marks_to_masks(marks)
+        self.state = status(self.geometry, self.x, self.o)
+        self.k = self.geometry.k
+        self.options = options
+        self.board = self.text(self.x, self.o)
+        self.mover = "x" if x_to_move(self.x, self.o) else "o"
+
+    def text(self, x: int, o: int) -> str:
+        cols = self.geometry.cols
+        cells = [
+            "x" if x >> c & 1 else "o" if o >> c & 1 else "." for c in range(self.geometry.cells)
+        ]
+        return "/".join(
+            "".join(cells[r * cols : (r + 1) * cols]) for r in range(self.geometry.rows)
+        )
+
+    def won(self) -> bool:
+        return self.geometry.has_line(self.x) or self.geometry.has_line(self.o)
+
+    def breaker(self, breaker_first: bool) -> Any:
+        limit = {"node_limit": self.options["node_limit"]} if "node_limit" in self.options else {}
+        return implementation("mnk").breaker_proof(self.board, self.k, breaker_first, **limit)
+
+
+@takes(OPTIONS)
+def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
+    """The value of an m,n,k position for the side to move: 1 (a win), 0 (a draw) or -1 (a
+    loss) with best play. A draw is proven by the weak-game prover where it can be; everything
+    else is searched (as ``solve``). ``node_limit`` caps each search it runs."""
+    position = _Position(board, k, "value", dict(options))
+    if position.state != PLAYING:
+        return -1 if position.won() else 0
+    if position.breaker(False) is not None and (
+        not position.x | position.o or position.breaker(True) is not None
+    ):
+        return 0
+    return int(implementation("mnk").solve(position.board, position.k, **options).value)
+
+
+@takes(OPTIONS)
+def prove(board: Any, k: int, **options: Unpack[SearchOptions]) -> dict[str, Any]:
+    """A certificate of the position's value (see ``perfectplay.mnk.certificate`` for its
+    format), which ``perfectplay.mnk.check`` verifies without the prover: Breaker strategies
+    for a draw where the prover finds them, strategies from the search elsewhere."""
+    position = _Position(board, k, "prove", dict(options))
+    geometry, mover = position.geometry, position.mover
+    other = "o" if mover == "x" else "x"
+    certificate: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rows": geometry.rows,
+        "cols": geometry.cols,
+        "k": geometry.k,
+        "board": position.board,
+    }
+    if position.state != PLAYING:
+        won = -1 if position.won() else 0
+        over = {"player": mover, "at_least": won, "by": {"over": True}}
+        return {**certificate, "value": won, "guarantees": [over]}
+    upper = position.breaker(False)
+    lower: Any = None
+    if upper is not None:
+        lower = {"strategy_stealing": True} if not position.x | position.o else None
+        if lower is None and (found := position.breaker(True)) is not None:
+            lower = {"weak": _weak(found)}
+    if upper is not None and lower is not None:
+        guarantees = [
+            {"player": mover, "at_least": 0, "by": lower},
+            {"player": other, "at_least": 0, "by": {"weak": _weak(upper)}},
+        ]
+        return {**certificate, "value": 0, "guarantees": guarantees}
+    backend = implementation("mnk")
+    result = int(backend.solve(position.board, position.k, **options).value)
+    if result == 1:
+        guarantees = [_strategy(position, mover, 1)]
+    elif result == -1:
+        guarantees = [_strategy(position, other, 1)]
+    else:
+        mine = {"player": mover, "at_least": 0, "by": lower} if lower else None
+        theirs = {"player": other, "at_least": 0, "by": {"weak": _weak(upper)}} if upper else None
+        guarantees = [
+            mine or _strategy(position, mover, 0),
+            theirs or _strategy(position, other, 0),
+        ]
+    return {**certificate, "value": result, "guarantees": guarantees}
+
+
+def _weak(proof: Any) -> dict[str, Any]:
+    reply, root, nodes = proof
+    shown: list[dict[str, Any]] = []
+    for node in nodes:
+        kind = node[0]
+        if kind == "pairs":
+            shown.append({"pairs": [[a, b] for a, b in node[1]]})
+        elif kind == "potential":
+            shown.append({"potential": True})
+        else:
+            shown.append({"split": [[m, r, c] for m, r, c in node[1]]})
+    return {"reply": reply, "root": root, "nodes": shown}
+
+
+def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
+    """``player``'s strategy from the search: its best move wherever it is to move, against
+    every move of the other side."""
+    backend, geometry = implementation("mnk"), position.geometry
+    moves: dict[str, int] = {}
+    seen: set[tuple[int, int]] = set()
+    stack = [(position.x, position.o)]
+    while stack:
+        x, o = stack.pop()
+        if (x, o) in seen:
+            continue
+        seen.add((x, o))
+        empty = geometry.full & ~(x | o)
+        if empty == 0:
+            continue
+        x_moves = x_to_move(x, o)
+        if x_moves == (player == "x"):
+            if len(moves) >= MAX_STRATEGY:
+                raise SearchLimitExceeded(
+                    f"the certificate's strategy would hold more than {MAX_STRATEGY} positions"
+                )
+            row, col = backend.best_move(position.text(x, o), position.k, **position.options)
+            cell = row * geometry.cols + col
+            moves[f"{x:x}.{o:x}"] = cell
+            mine = (x if x_moves else o) | 1 << cell
+            if not geometry.has_line(mine):
+                stack.append((mine, o) if x_moves else (x, mine))
+            continue
+        for cell in range(geometry.cells):
+            if empty >> cell & 1:
+                theirs = (x if x_moves else o) | 1 << cell
+                if not geometry.has_line(theirs):
+                    stack.append((theirs, o) if x_moves else (x, theirs))
+    return {"player": player, "at_least": bound, "by": {"strategy": moves}}

@@ -1,0 +1,219 @@
+"""m,n,k proofs: the weak-game prover of both backends gives the same nodes, ``value`` agrees with
+the plain search wherever the search finishes, and ``check`` accepts the certificates ``prove``
+writes and refuses every one changed by a cell or a move."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from perfectplay import mnk as public
+from perfectplay._kernel.backend import implementation
+from perfectplay.errors import IllegalPosition, InvalidCertificate, SearchLimitExceeded
+
+
+def _empty(rows: int, cols: int) -> str:
+    return "/".join("." * cols for _ in range(rows))
+
+
+def _text(codes: Any) -> str:
+    return "/".join("".join(".xo"[int(c)] for c in row) for row in codes)
+
+
+def _random(rows: int, cols: int, k: int, n: int, plies: int | None, seed: int) -> list[str]:
+    rust = implementation("mnk", "rust")
+    codes = rust.random_positions(rows, cols, k, n, seed=seed, plies=plies, ongoing=True)
+    return [_text(board) for board in codes]
+
+
+SAMPLES = [(4, 4, 4, None, 300), (4, 5, 4, None, 200), (5, 5, 4, 8, 60), (5, 5, 5, 8, 60)]
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize(("rows", "cols", "k", "plies", "n"), SAMPLES)
+def test_the_provers_of_both_backends_give_the_same_nodes(
+    rust_mnk: Any, python_mnk: Any, rows: int, cols: int, k: int, plies: int | None, n: int
+) -> None:
+    proven = 0
+    for board in _random(rows, cols, k, n, plies, seed=rows * 100 + cols * 10 + k):
+        for breaker_first in (False, True):
+            rust = rust_mnk.breaker_proof(board, k, breaker_first)
+            assert rust == python_mnk.breaker_proof(board, k, breaker_first), board
+            proven += rust is not None
+    assert proven > n // 4  # the samples reach the prover's proofs, not only its refusals
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "k", "plies", "n"),
+    [(4, 4, 4, None, 400), (4, 5, 4, None, 300), (5, 5, 4, 8, 80), (5, 5, 5, 10, 150)],
+)
+def test_value_agrees_with_the_search(
+    rust_mnk: Any, rows: int, cols: int, k: int, plies: int | None, n: int
+) -> None:
+    for board in _random(rows, cols, k, n, plies, seed=7 + rows + cols + k):
+        assert public.value(board, k) == rust_mnk.solve(board, k).value, board
+
+
+def test_value_agrees_with_the_search_of_the_twin(python_mnk: Any) -> None:
+    # The twin's plain search is slow past 4x4: its prover is held to Rust's above.
+    for k, boards in ((3, _random(3, 4, 3, 200, None, 11)), (4, _random(4, 4, 4, 200, 9, 12))):
+        for board in boards:
+            assert public.value(board, k) == python_mnk.solve(board, k).value, board
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "k", "published"),
+    [(3, 3, 3, 0), (4, 4, 4, 0), (5, 5, 5, 0), (6, 5, 5, 0), (6, 6, 5, 0), (4, 4, 3, 1)],
+)
+def test_published_values_of_empty_boards_are_proven_and_checked(
+    rows: int, cols: int, k: int, published: int
+) -> None:
+    board = _empty(rows, cols)
+    assert public.value(board, k) == published
+    certificate = public.prove(board, k)
+    assert public.check(certificate) == published
+    assert public.check(json.dumps(certificate)) == published
+
+
+def test_a_drawn_position_has_two_breaker_strategies() -> None:
+    certificate = public.prove("x..../...../...../...../.....", 5)
+    assert certificate["value"] == 0
+    kinds = [next(iter(g["by"])) for g in certificate["guarantees"]]
+    assert kinds == ["weak", "weak"]
+    assert public.check(certificate) == 0
+
+
+@pytest.mark.parametrize(
+    ("board", "k", "expected"),
+    [
+        ("xx../oo../..../....", 3, 1),  # X to move completes three
+        ("xx.o/o.../..../....", 3, 1),
+        ("x.../..../..../....", 4, 0),
+        ("xxx/oo./...", 3, -1),  # over: X has three, O to move has lost
+        ("xox/xoo/oxx", 3, 0),  # over: a full board
+        (".../.x./...", 3, 0),
+    ],
+)
+def test_certificates_of_wins_losses_draws_and_ends_are_checked(
+    board: str, k: int, expected: int
+) -> None:
+    certificate = public.prove(board, k)
+    assert certificate["value"] == expected == public.value(board, k)
+    assert public.check(certificate) == expected
+
+
+def _refused(certificate: dict[str, Any], match: str | None = None) -> None:
+    with pytest.raises(InvalidCertificate, match=match):
+        public.check(certificate)
+
+
+def test_a_certificate_changed_by_one_cell_or_one_move_is_refused() -> None:
+    good = public.prove(_empty(6, 6), 5)
+    public.check(good)
+    weak = good["guarantees"][1]["by"]["weak"]
+    splits = [i for i, node in enumerate(weak["nodes"]) if "split" in node]
+    pairings = [i for i, node in enumerate(weak["nodes"]) if node.get("pairs")]
+    assert splits and pairings
+
+    # A Breaker reply moved to another cell.
+    forged = copy.deepcopy(good)
+    entry = forged["guarantees"][1]["by"]["weak"]["nodes"][splits[-1]]["split"][0]
+    entry[1] = next(c for c in range(36) if c not in (entry[0], entry[1]))
+    _refused(forged)
+
+    # A pair's cell moved by one.
+    forged = copy.deepcopy(good)
+    pair = forged["guarantees"][1]["by"]["weak"]["nodes"][pairings[0]]["pairs"][0]
+    pair[1] = (pair[1] + 1) % 36
+    _refused(forged)
+
+    # An answered Maker move dropped from a split.
+    forged = copy.deepcopy(good)
+    node = next(
+        n for n in forged["guarantees"][1]["by"]["weak"]["nodes"] if len(n.get("split", [])) > 1
+    )
+    node["split"].pop()
+    _refused(forged, "has no answer")
+
+    # One mark more on the board, the value claimed, the kind of a node.
+    forged = copy.deepcopy(good)
+    forged["board"] = "x" + forged["board"][1:]
+    _refused(forged)
+    forged = copy.deepcopy(good)
+    forged["value"] = 1
+    _refused(forged, "pin the value")
+    forged = copy.deepcopy(good)
+    forged["guarantees"][1]["by"]["weak"]["nodes"][pairings[0]] = {"potential": True}
+    _refused(forged, "potential")
+
+
+def test_a_forged_strategy_is_refused() -> None:
+    good = public.prove("x.../..../..../....", 3)
+    assert good["value"] == -1  # 4x4, three in a row: X wins, so O to move loses
+    strategy = good["guarantees"][0]["by"]["strategy"]
+    key = next(iter(strategy))
+    forged = copy.deepcopy(good)
+    forged["guarantees"][0]["by"]["strategy"][key] = 0  # X's own first mark
+    _refused(forged, "not an empty cell")
+    forged = copy.deepcopy(good)
+    del forged["guarantees"][0]["by"]["strategy"][key]
+    _refused(forged, "no move")
+    forged = copy.deepcopy(good)
+    forged["guarantees"][0]["by"] = {"strategy_stealing": True}
+    _refused(forged, "empty board")
+
+    drawn = public.prove(".../.../...", 3)
+    assert drawn["value"] == 0
+    forged = copy.deepcopy(drawn)
+    forged["value"] = 1
+    forged["guarantees"][0]["at_least"] = 1  # X's drawing strategy passed off as a win
+    _refused(forged, "only draws")
+
+
+@pytest.mark.parametrize(
+    "certificate",
+    [
+        "[]",
+        {"format": "perfectplay.mnk.certificate", "version": 2},
+        "not json",
+        b"{",
+        {"format": "perfectplay.mnk.certificate", "version": 1, "rows": 3, "cols": 3, "k": 9},
+    ],
+)
+def test_what_is_not_a_certificate_is_refused(certificate: Any) -> None:
+    with pytest.raises(InvalidCertificate):
+        public.check(certificate)
+
+
+def test_a_certificate_file_is_read_only_as_a_regular_file(tmp_path: Path) -> None:
+    path = tmp_path / "proof.json"
+    path.write_text(json.dumps(public.prove(_empty(5, 5), 5)))
+    assert public.check(path) == 0
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="FIFO"):
+        public.check(fifo)
+    with pytest.raises(TypeError, match="certificate must be"):
+        public.check(3)
+
+
+def test_a_hostile_certificate_is_refused_before_it_costs_much() -> None:
+    good = public.prove(_empty(6, 6), 5)
+    with pytest.raises(InvalidCertificate, match="max_checked"):
+        public.check(good, max_checked=10)
+
+
+def test_bad_input_and_limits(mnk: Any) -> None:
+    with pytest.raises(IllegalPosition):
+        public.value("xx./.../...", 3)
+    with pytest.raises(ValueError, match="k must be"):
+        public.prove(_empty(3, 3), 4)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        public.value(_empty(3, 3), 3, moves=True)
+    with pytest.raises(SearchLimitExceeded):
+        mnk.breaker_proof(_empty(6, 6), 5, False, node_limit=50)
