@@ -64,8 +64,8 @@ bindings! {
     }
 
     /// A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the
-    /// side to move, or with ``breaker_first`` the other side. ``None`` when Maker wins the weak
-    /// game; else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
+    /// side to move, or with ``breaker_first`` the other side. ``None`` when no proof is found;
+    /// else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
     /// ``("potential",)`` or ``("split", [(move, reply, node), ...])``; cells are
     /// ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate.
     #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None)")]

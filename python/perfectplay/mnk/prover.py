@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 #: Steps the pairing finder may take at one node before giving the pairing up.
 PAIRING_STEPS = 2_000
 
+#: The most urgent replies Breaker tries where Maker has no threat.
+REPLIES = 3
+
 #: ``(reply or None, root, nodes)``: the answer of ``breaker_proof``.
 Proof = tuple[int | None, int, list[tuple[Any, ...]]]
 
@@ -124,7 +127,7 @@ class _Prover:
         if threats:
             candidates = [threats.bit_length() - 1]
         elif reach:
-            candidates = self.most_urgent(reach, breaker, empty)
+            candidates = self.most_urgent(reach, breaker, empty)[:REPLIES]
         else:
             candidates = [(empty & -empty).bit_length() - 1]
         for reply in candidates:
@@ -142,7 +145,8 @@ def prove(
     count_node: Callable[[], None],
 ) -> Proof | None:
     """Can Breaker (``breaker``'s stones) stop Maker (``maker``'s)? With ``breaker_first``
-    Breaker moves next. ``None``: Maker wins the weak game."""
+    Breaker moves next. ``None``: no proof found (Breaker tries only its ``REPLIES`` most urgent
+    replies where Maker has no threat)."""
     if geometry.has_line(maker):
         return None
     prover = _Prover(geometry, count_node)
@@ -166,14 +170,12 @@ def find_pairing(open_: list[int], empty: int) -> list[tuple[int, int]] | None:
     pairs: list[tuple[int, int]] = []
     steps = [0]
 
-    def pair_up(used: int) -> bool:
+    def pair_up(uncovered: list[int], used: int) -> bool:
         steps[0] += 1
         if steps[0] > PAIRING_STEPS:
             return False
         tightest = None
-        for w in needed:
-            if any(w >> a & 1 and w >> b & 1 for a, b in pairs):
-                continue
+        for w in uncovered:
             free = (w & ~used).bit_count()
             if tightest is None or free < tightest[0]:
                 tightest = (free, w)
@@ -182,15 +184,22 @@ def find_pairing(open_: list[int], empty: int) -> list[tuple[int, int]] | None:
         free, window = tightest
         if free < 2:
             return False
+        # The pairs of the window's free cells, those inside the most uncovered windows first.
         cells = _cells(window & ~used)
+        choices = []
         for i, a in enumerate(cells):
             for b in cells[i + 1 :]:
-                pairs.append((a, b))
-                if pair_up(used | 1 << a | 1 << b):
-                    return True
-                pairs.pop()
-                if steps[0] > PAIRING_STEPS:
-                    return False
+                pair = 1 << a | 1 << b
+                inside = sum(1 for w in uncovered if w & pair == pair)
+                choices.append((-inside, (a, b), pair))
+        choices.sort()
+        for _, (a, b), pair in choices:
+            pairs.append((a, b))
+            if pair_up([w for w in uncovered if w & pair != pair], used | pair):
+                return True
+            pairs.pop()
+            if steps[0] > PAIRING_STEPS:
+                return False
         return False
 
-    return pairs if pair_up(0) else None
+    return pairs if pair_up(needed, 0) else None

@@ -217,7 +217,7 @@ PROOF = ("node_limit",)
 @takes(PROOF)
 def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[SearchOptions]) -> Any:
     """A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the side
-    to move, or with ``breaker_first`` the other side. ``None`` when Maker wins the weak game;
+    to move, or with ``breaker_first`` the other side. ``None`` when no proof is found;
     else ``(reply or None, root, nodes)`` (see ``perfectplay.mnk.prover``)."""
     checked = Options.read(options, "breaker_proof", PROOF)
     call = _call(board, k, checked)

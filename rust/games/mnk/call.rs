@@ -81,7 +81,7 @@ impl Call {
     }
 
     /// A weak-game proof that Breaker stops Maker ([`prover::prove`]): Maker is the side to
-    /// move, or with `breaker_first` the other side. `None`: Maker wins the weak game (or the
+    /// move, or with `breaker_first` the other side. `None`: no proof found (or the
     /// game is over).
     pub fn breaker_proof(
         &self,

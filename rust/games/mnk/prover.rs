@@ -25,6 +25,9 @@ use std::collections::HashMap;
 /// then split instead).
 pub const PAIRING_STEPS: u32 = 2_000;
 
+/// The most urgent replies Breaker tries where Maker has no threat.
+pub const REPLIES: usize = 3;
+
 /// How a node is proven; cells are bit indices (`row * cols + col`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Node {
@@ -47,14 +50,15 @@ struct Prover<'g, 'b, 'p> {
     budget: &'b mut Budget<'p>,
     nodes: Vec<Node>,
     zones: Vec<u64>,
-    /// Maker-to-move positions: their node, or `None` when Maker wins the weak game.
+    /// Maker-to-move positions: their node, or `None` when no proof was found.
     maker_table: HashMap<(u64, u64), Option<u32>>,
     /// Breaker-to-move positions: the reply and the node after it, or `None`.
     breaker_table: HashMap<(u64, u64), Option<(u8, u32)>>,
 }
 
 /// Can Breaker (holding `breaker`) stop Maker (holding `maker`) from completing a window? With
-/// `breaker_first`, Breaker moves next, else Maker. `None`: Maker wins the weak game.
+/// `breaker_first`, Breaker moves next, else Maker. `None`: no proof found (Breaker tries only
+/// its [`REPLIES`] most urgent replies where Maker has no threat).
 pub fn prove(
     geometry: &Geometry,
     maker: u64,
@@ -198,7 +202,11 @@ impl Prover<'_, '_, '_> {
         }
         let candidates = match threats.count_ones() {
             0 if reach == 0 => vec![empty.trailing_zeros() as u8],
-            0 => self.most_urgent(reach, breaker, empty),
+            0 => {
+                let mut urgent = self.most_urgent(reach, breaker, empty);
+                urgent.truncate(REPLIES);
+                urgent
+            }
             1 => vec![threats.trailing_zeros() as u8],
             _ => return Ok(None),
         };
@@ -232,21 +240,14 @@ pub fn find_pairing(open: &[u64], empty: u64) -> Option<Vec<(u8, u8)>> {
     pair_up(&needed, 0, &mut pairs, &mut steps).then_some(pairs)
 }
 
-fn pair_up(windows: &[u64], used: u64, pairs: &mut Vec<(u8, u8)>, steps: &mut u32) -> bool {
+/// `uncovered`: the windows no chosen pair lies in, in the order given.
+fn pair_up(uncovered: &[u64], used: u64, pairs: &mut Vec<(u8, u8)>, steps: &mut u32) -> bool {
     *steps += 1;
     if *steps > PAIRING_STEPS {
         return false;
     }
-    let covered = |w: u64| {
-        pairs
-            .iter()
-            .any(|&(a, b)| w >> a & 1 == 1 && w >> b & 1 == 1)
-    };
     let mut tightest: Option<(u32, u64)> = None;
-    for &w in windows {
-        if covered(w) {
-            continue;
-        }
+    for &w in uncovered {
         let free = (w & !used).count_ones();
         if tightest.is_none_or(|(least, _)| free < least) {
             tightest = Some((free, w));
@@ -258,17 +259,30 @@ fn pair_up(windows: &[u64], used: u64, pairs: &mut Vec<(u8, u8)>, steps: &mut u3
     if free < 2 {
         return false;
     }
+    // The pairs of the window's free cells, those inside the most uncovered windows first.
     let cells: Vec<u8> = cells_of(window & !used).collect();
+    let mut choices: Vec<(usize, u64, (u8, u8))> = Vec::new();
     for (i, &a) in cells.iter().enumerate() {
         for &b in &cells[i + 1..] {
-            pairs.push((a, b));
-            if pair_up(windows, used | 1 << a | 1 << b, pairs, steps) {
-                return true;
-            }
-            pairs.pop();
-            if *steps > PAIRING_STEPS {
-                return false;
-            }
+            let pair = 1u64 << a | 1 << b;
+            let inside = uncovered.iter().filter(|&&w| w & pair == pair).count();
+            choices.push((inside, pair, (a, b)));
+        }
+    }
+    choices.sort_by(|x, y| y.0.cmp(&x.0).then(x.2.cmp(&y.2)));
+    for (_, pair, (a, b)) in choices {
+        let left: Vec<u64> = uncovered
+            .iter()
+            .copied()
+            .filter(|&w| w & pair != pair)
+            .collect();
+        pairs.push((a, b));
+        if pair_up(&left, used | pair, pairs, steps) {
+            return true;
+        }
+        pairs.pop();
+        if *steps > PAIRING_STEPS {
+            return false;
         }
     }
     false
@@ -291,5 +305,29 @@ mod tests {
         let geometry = Geometry::new(3, 3, 3).unwrap();
         let proof = unlimited(|budget| prove(&geometry, 0, 0, false, budget)).unwrap();
         assert!(proof.is_none());
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    use crate::engine::budget::Budget;
+
+    #[test]
+    #[ignore]
+    fn time_empty_boards() {
+        for (r, c, k) in [(6, 6, 5), (7, 6, 5), (7, 7, 5)] {
+            let geometry = Geometry::new(r, c, k).unwrap();
+            let start = std::time::Instant::now();
+            let mut poll = || false;
+            let mut budget = Budget::new(Some(3_000_000), &mut poll);
+            let proof = prove(&geometry, 0, 0, false, &mut budget);
+            println!(
+                "{r}x{c} k={k}: {:?} {} nodes {:.2}s",
+                proof.map(|p| p.map(|p| p.nodes.len())),
+                budget.nodes(),
+                start.elapsed().as_secs_f64()
+            );
+        }
     }
 }
