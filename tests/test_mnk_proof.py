@@ -216,4 +216,4 @@ def test_bad_input_and_limits(mnk: Any) -> None:
     with pytest.raises(TypeError, match="unexpected keyword"):
         public.value(_empty(3, 3), 3, moves=True)
     with pytest.raises(SearchLimitExceeded):
-        mnk.breaker_proof(_empty(6, 6), 5, False, node_limit=50)
+        mnk.breaker_proof(_empty(6, 7), 5, False, node_limit=50)

@@ -129,9 +129,23 @@ fn proof_to_python<'py>(py: Python<'py>, proof: Proof) -> PyResult<Bound<'py, Py
     let nodes = PyList::empty(py);
     for node in proof.nodes {
         let shown = match node {
-            Node::Pairing(pairs) => ("pairs", pairs).into_bound_py_any(py)?,
+            Node::Pairing(pairs) => {
+                // u16, not u8: pyo3 shows u8 arrays as bytes.
+                let pairs: Vec<[u16; 2]> = pairs
+                    .into_iter()
+                    .map(|(a, b)| [u16::from(a), u16::from(b)])
+                    .collect();
+                ("pairs", pairs).into_bound_py_any(py)?
+            }
             Node::Potential => ("potential",).into_bound_py_any(py)?,
-            Node::Split(entries) => ("split", entries).into_bound_py_any(py)?,
+            Node::Split(entries) => {
+                let entries: Vec<[u32; 3]> = entries
+                    .into_iter()
+                    .map(|(cell, reply, node)| [u32::from(cell), u32::from(reply), node])
+                    .collect();
+                ("split", entries).into_bound_py_any(py)?
+            }
+            Node::Mirror(node, symmetry) => ("mirror", node, symmetry).into_bound_py_any(py)?,
         };
         nodes.append(shown)?;
     }

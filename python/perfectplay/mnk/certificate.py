@@ -22,7 +22,9 @@ from both sides. A ``PROOF`` is one of
   open to Maker), ``{"potential": true}`` (the open windows, each weighted 2^-(its empty
   cells), sum below 1/2: the Erdős-Selfridge criterion) or ``{"split": [[move, reply, node],
   ...]}`` (the first entry's node proves a *zone*; every Maker move in that zone or on the first
-  reply has an entry of its own, and every other Maker move is answered by the first reply).
+  reply has an entry of its own, and every other Maker move is answered by the first reply) or
+  ``{"mirror": [node, symmetry]}`` (the position moved by the board's symmetry, numbered as
+  ``perfectplay._kernel.symmetry`` does, is one ``node`` proves).
 
 Cells are ``row * cols + col``.
 """
@@ -34,6 +36,7 @@ import os
 from typing import Any
 
 from perfectplay._kernel.files import open_regular
+from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import InvalidCertificate
 from perfectplay.mnk.twin import PLAYING, Geometry, status, x_to_move
 
@@ -152,6 +155,13 @@ class _Checker:
         self.geometry = geometry
         self.max_checked = max_checked
         self.checked = 0
+        self.maps = symmetries(geometry.rows, geometry.cols)
+        self.unmaps = []
+        for forward in self.maps:
+            back = [0] * geometry.cells
+            for cell, target in enumerate(forward):
+                back[target] = cell
+            self.unmaps.append(back)
 
     def count(self) -> None:
         self.checked += 1
@@ -276,10 +286,25 @@ class _Checker:
             zone = empty
         elif kind == "split":
             zone = self.split(body, maker, breaker, empty, open_, where)
+        elif kind == "mirror":
+            zone = self.mirror(body, maker, breaker, where)
         else:
             raise InvalidCertificate(f"{where}: unknown kind of node {kind!r}")
         self.zones[key] = zone
         return int(zone)
+
+    def mirror(self, body: Any, maker: int, breaker: int, where: str) -> int:
+        if not isinstance(body, list) or len(body) != 2:
+            raise InvalidCertificate(f"{where}: a mirror is [node, symmetry]")
+        node, symmetry = body
+        maps = self.maps
+        if not isinstance(symmetry, int) or isinstance(symmetry, bool):
+            raise InvalidCertificate(f"{where}: a symmetry is an integer")
+        if not 0 <= symmetry < len(maps):
+            raise InvalidCertificate(f"{where}: this board has symmetries 0 to {len(maps) - 1}")
+        forward, back = maps[symmetry], self.unmaps[symmetry]
+        zone = self.zone(node, permute(forward, maker), permute(forward, breaker))
+        return permute(back, zone)
 
     def pairs(self, pairs: Any, open_: list[int], empty: int, where: str) -> int:
         if not isinstance(pairs, list):

@@ -123,16 +123,18 @@ def prove(board: Any, k: int, **options: Unpack[SearchOptions]) -> dict[str, Any
 
 
 def _weak(proof: Any) -> dict[str, Any]:
+    """A backend's proof ``(reply, root, nodes)`` as a certificate's ``weak`` proof (the nodes'
+    lists are the backend's own, not copied)."""
     reply, root, nodes = proof
     shown: list[dict[str, Any]] = []
     for node in nodes:
         kind = node[0]
-        if kind == "pairs":
-            shown.append({"pairs": [[a, b] for a, b in node[1]]})
-        elif kind == "potential":
+        if kind == "potential":
             shown.append({"potential": True})
+        elif kind == "mirror":
+            shown.append({"mirror": [node[1], node[2]]})
         else:
-            shown.append({"split": [[m, r, c] for m, r, c in node[1]]})
+            shown.append({kind: node[1]})
     return {"reply": reply, "root": root, "nodes": shown}
 
 

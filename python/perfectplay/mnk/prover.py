@@ -1,10 +1,11 @@
 """The weak-game prover, the twin of ``rust/games/mnk/prover.rs``: can Breaker stop Maker from
 getting k in a row? The same steps in the same order, so both backends give the same nodes.
 
-A node is a position with Maker to move, proven by a pairing (``("pairs", [(a, b), ...])``),
-by the Erdős-Selfridge potential (``("potential",)``) or by a split
-(``("split", [(move, reply, node), ...])``): see the Rust file for why a split's first zone
-names every other Maker move that needs an answer of its own.
+A node is a position with Maker to move, proven by a pairing (``("pairs", [[a, b], ...])``),
+by the Erdős-Selfridge potential (``("potential",)``), by a split
+(``("split", [[move, reply, node], ...])``) or as a mirror image of another node's position
+(``("mirror", node, symmetry)``): see the Rust file for why a split's first zone names every
+other Maker move that needs an answer of its own.
 """
 
 from __future__ import annotations
@@ -12,17 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from perfectplay._kernel.symmetry import permute, symmetries
+
 if TYPE_CHECKING:
     from perfectplay.mnk.twin import Geometry
 
 #: Steps the pairing finder may take at one node before giving the pairing up.
-PAIRING_STEPS = 2_000
+PAIRING_STEPS = 200
 
 #: The most urgent replies Breaker tries where Maker has no threat.
 REPLIES = 3
 
 #: ``(reply or None, root, nodes)``: the answer of ``breaker_proof``.
 Proof = tuple[int | None, int, list[tuple[Any, ...]]]
+
+#: What the search of a position found: ``(PROVEN, proof)`` or ``(FAILED, cut)`` (``cut``: no
+#: proof within the depth, which a deeper search may still find).
+PROVEN, FAILED = "proven", "failed"
+Found = tuple[str, Any]
 
 
 def _cells(mask: int) -> list[int]:
@@ -40,8 +48,29 @@ class _Prover:
         self.count_node = count_node
         self.nodes: list[tuple[Any, ...]] = []
         self.zones: list[int] = []
-        self.maker_table: dict[tuple[int, int], int | None] = {}
-        self.breaker_table: dict[tuple[int, int], tuple[int, int] | None] = {}
+        self.maps = symmetries(geometry.rows, geometry.cols)
+        count, cells = len(self.maps), geometry.cells
+
+        def find(wanted: list[int]) -> int:
+            return next(a for a in range(count) if self.maps[a][:cells] == wanted)
+
+        unmaps = []
+        for forward in self.maps:
+            back = [0] * cells
+            for cell in range(cells):
+                back[forward[cell]] = cell
+            unmaps.append(back)
+        # composed[p][q]: q's inverse after p; inverse[s]: s's inverse.
+        self.composed = [
+            [find([unmaps[q][self.maps[p][cell]] for cell in range(cells)]) for q in range(count)]
+            for p in range(count)
+        ]
+        self.inverse = [find(unmaps[s]) for s in range(count)]
+        self.mirrors: dict[tuple[int, int], int] = {}
+        # Tables: the least image of a position to (found, depth or None, symmetry); found is
+        # the proof, or None with the depth no proof was found within (None: any depth).
+        self.maker_table: dict[tuple[int, int], tuple[Any, int | None, int]] = {}
+        self.breaker_table: dict[tuple[int, int], tuple[Any, int | None, int]] = {}
 
     def open(self, breaker: int) -> list[int]:
         return [w for w in self.geometry.windows if w & breaker == 0]
@@ -60,81 +89,147 @@ class _Prover:
         self.zones.append(zone)
         return len(self.nodes) - 1
 
-    def maker_node(self, maker: int, breaker: int) -> int | None:
-        key = (maker, breaker)
-        if key not in self.maker_table:
-            self.count_node()
-            self.maker_table[key] = self.prove_maker_node(maker, breaker)
-        return self.maker_table[key]
+    def canonical(self, maker: int, breaker: int) -> tuple[tuple[int, int], int]:
+        return min(
+            ((permute(forward, maker), permute(forward, breaker)), s)
+            for s, forward in enumerate(self.maps)
+        )
 
-    def prove_maker_node(self, maker: int, breaker: int) -> int | None:
-        empty = self.geometry.full & ~(maker | breaker)
-        k = self.geometry.k
-        open_ = self.open(breaker)
-        if any((w & empty).bit_count() <= 1 for w in open_):
+    def seen_as(self, node: int, found: int, seen: int) -> int:
+        """The proof ``node`` of the position ``found`` takes to a key, as a node of the
+        position ``seen`` takes there."""
+        if found == seen:
+            return node
+        symmetry = self.composed[seen][found]
+        if (node, symmetry) not in self.mirrors:
+            back = self.maps[self.inverse[symmetry]]
+            zone = permute(back, self.zones[node])
+            self.mirrors[node, symmetry] = self.add(("mirror", node, symmetry), zone)
+        return self.mirrors[node, symmetry]
+
+    @staticmethod
+    def settled(entry: tuple[Any, int | None, int] | None, depth: int) -> Found | None:
+        """What a table's entry says at ``depth``, if it settles it."""
+        if entry is None:
             return None
+        proof, within, _ = entry
+        if proof is not None:
+            return PROVEN, proof
+        if within is None:
+            return FAILED, False
+        return (FAILED, True) if within >= depth else None
+
+    @staticmethod
+    def entry(found: Found, depth: int, symmetry: int) -> tuple[Any, int | None, int]:
+        kind, what = found
+        if kind == PROVEN:
+            return what, None, symmetry
+        return None, depth if what else None, symmetry
+
+    def maker_node(self, maker: int, breaker: int, depth: int) -> Found:
+        key, seen = self.canonical(maker, breaker)
+        entry = self.maker_table.get(key)
+        found = self.settled(entry, depth)
+        if found is not None:
+            if found[0] == PROVEN:
+                assert entry is not None
+                return PROVEN, self.seen_as(found[1], entry[2], seen)
+            return found
+        self.count_node()
+        # A position searched before, less deep, has been through the leaves' rules.
+        found = self.prove_maker_node(maker, breaker, depth, entry is not None)
+        self.maker_table[key] = self.entry(found, depth, seen)
+        return found
+
+    def leaf(self, open_: list[int], empty: int) -> Found | None:
+        """A Maker-to-move position settled without search, or None."""
+        k = self.geometry.k
+        if any((w & empty).bit_count() <= 1 for w in open_):
+            return FAILED, False
         if not open_:
-            return self.add(("pairs", []), 0)
+            return PROVEN, self.add(("pairs", []), 0)
         potential = sum(1 << k - (w & empty).bit_count() for w in open_)
         if potential < 1 << k - 1:
-            return self.add(("potential",), empty)
+            return PROVEN, self.add(("potential",), empty)
         pairs = find_pairing(open_, empty)
-        if pairs is not None:
-            zone = 0
-            for a, b in pairs:
-                zone |= 1 << a | 1 << b
-            return self.add(("pairs", pairs), zone)
+        if pairs is None:
+            return None
+        zone = 0
+        for a, b in pairs:
+            zone |= 1 << a | 1 << b
+        return PROVEN, self.add(("pairs", [[a, b] for a, b in pairs]), zone)
+
+    def prove_maker_node(self, maker: int, breaker: int, depth: int, searched: bool) -> Found:
+        empty = self.geometry.full & ~(maker | breaker)
+        open_ = self.open(breaker)
+        if not searched:
+            found = self.leaf(open_, empty)
+            if found is not None:
+                return found
+        if depth == 0:
+            return FAILED, True
         reach = 0
         for w in open_:
             reach |= w
         reach &= empty
         first = self.most_urgent(reach, breaker, empty)[0]
-        answer = self.breaker_node(maker | 1 << first, breaker)
-        if answer is None:
-            return None
+        kind, answer = self.breaker_node(maker | 1 << first, breaker, depth - 1)
+        if kind == FAILED:
+            return kind, answer
         reply, child = answer
-        entries = [(first, reply, child)]
+        entries = [[first, reply, child]]
         zone = 1 << first | 1 << reply | self.zones[child]
         others = (self.zones[child] | 1 << reply) & empty & ~(1 << first)
         for cell in _cells(others):
-            answer = self.breaker_node(maker | 1 << cell, breaker)
-            if answer is None:
-                return None
+            kind, answer = self.breaker_node(maker | 1 << cell, breaker, depth - 1)
+            if kind == FAILED:
+                return kind, answer
             reply, child = answer
-            entries.append((cell, reply, child))
+            entries.append([cell, reply, child])
             zone |= 1 << cell | 1 << reply | self.zones[child]
-        return self.add(("split", entries), zone)
+        return PROVEN, self.add(("split", entries), zone)
 
-    def breaker_node(self, maker: int, breaker: int) -> tuple[int, int] | None:
-        key = (maker, breaker)
-        if key not in self.breaker_table:
-            self.count_node()
-            self.breaker_table[key] = self.prove_breaker_node(maker, breaker)
-        return self.breaker_table[key]
+    def breaker_node(self, maker: int, breaker: int, depth: int) -> Found:
+        key, seen = self.canonical(maker, breaker)
+        entry = self.breaker_table.get(key)
+        found = self.settled(entry, depth)
+        if found is not None:
+            if found[0] == FAILED or entry is None or entry[2] == seen:
+                return found
+            reply, child = found[1]
+            there = self.composed[seen][entry[2]]
+            reply = self.maps[self.inverse[there]][reply]
+            return PROVEN, (reply, self.seen_as(child, entry[2], seen))
+        self.count_node()
+        found = self.prove_breaker_node(maker, breaker, depth)
+        self.breaker_table[key] = self.entry(found, depth, seen)
+        return found
 
-    def prove_breaker_node(self, maker: int, breaker: int) -> tuple[int, int] | None:
+    def prove_breaker_node(self, maker: int, breaker: int, depth: int) -> Found:
         empty = self.geometry.full & ~(maker | breaker)
         threats = reach = 0
         for w in self.open(breaker):
             left = (w & empty).bit_count()
             if left == 0:
-                return None
+                return FAILED, False
             if left == 1:
                 threats |= w & empty
             reach |= w & empty
         if threats.bit_count() > 1:
-            return None
+            return FAILED, False
         if threats:
             candidates = [threats.bit_length() - 1]
         elif reach:
             candidates = self.most_urgent(reach, breaker, empty)[:REPLIES]
         else:
             candidates = [(empty & -empty).bit_length() - 1]
+        cut = False
         for reply in candidates:
-            child = self.maker_node(maker, breaker | 1 << reply)
-            if child is not None:
-                return reply, child
-        return None
+            kind, answer = self.maker_node(maker, breaker | 1 << reply, depth)
+            if kind == PROVEN:
+                return PROVEN, (reply, answer)
+            cut |= answer
+        return FAILED, cut
 
 
 def prove(
@@ -146,17 +241,24 @@ def prove(
 ) -> Proof | None:
     """Can Breaker (``breaker``'s stones) stop Maker (``maker``'s)? With ``breaker_first``
     Breaker moves next. ``None``: no proof found (Breaker tries only its ``REPLIES`` most urgent
-    replies where Maker has no threat)."""
+    replies where Maker has no threat). Deeper and deeper: a shallow proof is found before a
+    deep failure is searched out."""
     if geometry.has_line(maker):
         return None
     prover = _Prover(geometry, count_node)
-    if breaker_first:
-        answer = prover.breaker_node(maker, breaker)
-        if answer is None:
+    depth = 1
+    while True:
+        if breaker_first:
+            kind, answer = prover.breaker_node(maker, breaker, depth)
+        else:
+            kind, answer = prover.maker_node(maker, breaker, depth)
+            if kind == PROVEN:
+                answer = (None, answer)
+        if kind == PROVEN:
+            return answer[0], answer[1], prover.nodes
+        if not answer:
             return None
-        return answer[0], answer[1], prover.nodes
-    root = prover.maker_node(maker, breaker)
-    return None if root is None else (None, root, prover.nodes)
+        depth += 1
 
 
 def find_pairing(open_: list[int], empty: int) -> list[tuple[int, int]] | None:

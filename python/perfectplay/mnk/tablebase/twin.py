@@ -19,6 +19,7 @@ from perfectplay._kernel import args, batch, driver, score
 from perfectplay._kernel.args import to_item
 from perfectplay._kernel.board_input import read_mark_grid
 from perfectplay._kernel.options import Options, SearchOptions
+from perfectplay._kernel.symmetry import symmetries
 from perfectplay._kernel.types import Codes, Solution
 from perfectplay.errors import IllegalPosition
 from perfectplay.mnk.twin import PLAYING, WON, Geometry, marks_to_masks, status, x_to_move
@@ -370,29 +371,6 @@ def label_rows(
     )
 
 
-def _image(which: int, i: int, j: int, rows: int, cols: int) -> tuple[int, int]:
-    """Where symmetry ``which`` takes cell (i, j): the mirrors and the half turn, then for a
-    square the diagonal mirrors and the quarter turns."""
-    return [
-        (i, j),
-        (i, cols - 1 - j),
-        (rows - 1 - i, j),
-        (rows - 1 - i, cols - 1 - j),
-        (j, i),
-        (cols - 1 - j, i),
-        (j, rows - 1 - i),
-        (cols - 1 - j, rows - 1 - i),
-    ][which]
-
-
-def _symmetries(rows: int, cols: int) -> list[list[int]]:
-    maps = []
-    for which in range(8 if rows == cols else 4):
-        images = [_image(which, *divmod(cell, cols), rows, cols) for cell in range(rows * cols)]
-        maps.append([i * cols + j for i, j in images])
-    return maps
-
-
 def stats(
     data: Any, rows: Any, cols: Any, k: Any, **options: Unpack[SearchOptions]
 ) -> tuple[list[list[int]], tuple[int, int], int]:
@@ -401,7 +379,7 @@ def stats(
     Options.read(options, "stats", WORK)
     tiers = Tiers(rows, cols, k)
     g = tiers.geometry
-    maps = _symmetries(g.rows, g.cols)
+    maps = symmetries(g.rows, g.cols)
     counts = [[0] * (MAX_CELLS + 1) for _ in range(3)]
     longest = (0, -1)
     orbits: set[tuple[int, int]] = set()

@@ -1,0 +1,180 @@
+"""The m,n,k atlas: the value of every (m,n,k) with m <= n, m*n <= 64 and 3 <= k <= min(6, n),
+how it was settled, the time it took, and whether its certificate was written and checked.
+
+    python benches/mnk_atlas.py [--jobs 2] [--timeout 60] [--certificates DIR]
+
+Each board runs in a process of its own: ``mnk.value`` (the prover, then the search, each
+under ``--nodes``), then ``mnk.prove`` and ``mnk.check`` on its certificate, each under
+``--timeout`` seconds. A board neither settles is marked open. The results go to
+``docs/atlas.json`` and the page ``docs/atlas.md``; ``--certificates DIR`` keeps each
+certificate as ``DIR/m-n-k.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "atlas.json"
+PAGE = ROOT / "docs" / "atlas.md"
+
+_VALUE = """
+import json, sys, time
+from perfectplay import mnk
+rows, cols, k, nodes = map(int, sys.argv[1:5])
+board = "/".join("." * cols for _ in range(rows))
+start = time.perf_counter()
+try:
+    value = mnk.value(board, k, node_limit=nodes)
+except Exception as error:
+    print(json.dumps({"error": type(error).__name__}))
+else:
+    print(json.dumps({"value": value, "seconds": time.perf_counter() - start}))
+"""
+
+_PROVE = """
+import json, sys, time
+from perfectplay import mnk
+rows, cols, k, nodes = map(int, sys.argv[1:5])
+keep = sys.argv[5]
+board = "/".join("." * cols for _ in range(rows))
+start = time.perf_counter()
+certificate = mnk.prove(board, k, node_limit=nodes)
+proved = time.perf_counter()
+value = mnk.check(certificate)
+checked = time.perf_counter()
+if keep:
+    with open(keep, "w") as file:
+        json.dump(certificate, file)
+kinds = sorted({next(iter(g["by"])) for g in certificate["guarantees"]})
+print(json.dumps({"value": value, "prove": proved - start, "check": checked - proved,
+                  "by": kinds, "bytes": len(json.dumps(certificate))}))
+"""
+
+
+def _run(code: str, arguments: list[str], timeout: float) -> dict[str, object]:
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code, *arguments],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"over {timeout:g} s"}
+    if out.returncode != 0:
+        return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed"}
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def boards() -> list[tuple[int, int, int]]:
+    return [
+        (m, n, k)
+        for m in range(1, 9)
+        for n in range(m, 65)
+        if m * n <= 64
+        for k in range(3, min(6, n) + 1)
+    ]
+
+
+def settle(board: tuple[int, int, int], args: argparse.Namespace) -> dict[str, object]:
+    m, n, k = board
+    sizes = [str(m), str(n), str(k), str(args.nodes)]
+    entry: dict[str, object] = {"m": m, "n": n, "k": k}
+    found = _run(_VALUE, sizes, args.timeout)
+    if "error" in found:
+        entry["value"] = None
+        entry["why_open"] = found["error"]
+        return entry
+    entry["value"], entry["seconds"] = found["value"], round(float(found["seconds"]), 4)  # type: ignore[arg-type]
+    keep = str(Path(args.certificates) / f"{m}-{n}-{k}.json") if args.certificates else ""
+    proof = _run(_PROVE, [*sizes, keep], args.timeout)
+    if "error" in proof:
+        entry["certificate"] = None
+        entry["why_no_certificate"] = proof["error"]
+    else:
+        assert proof["value"] == entry["value"], (board, proof, entry)
+        entry["certificate"] = {
+            "by": proof["by"],
+            "bytes": proof["bytes"],
+            "prove_seconds": round(float(proof["prove"]), 4),  # type: ignore[arg-type]
+            "check_seconds": round(float(proof["check"]), 4),  # type: ignore[arg-type]
+        }
+    return entry
+
+
+def page(entries: list[dict[str, object]]) -> str:
+    shown = {1: "first player wins", 0: "draw", -1: "second player wins", None: "open"}
+    lines = [
+        "# The m,n,k atlas",
+        "",
+        "The value of the empty board of every m,n,k-game with m <= n, m·n <= 64 and",
+        "3 <= k <= min(6, n), as `python benches/mnk_atlas.py` settled it on 2 cores: the value",
+        "(`mnk.value`), the seconds it took, and the certificate (`mnk.prove`), checked by",
+        "`mnk.check` (`weak`: Breaker strategies from the prover; `strategy_stealing`: X cannot",
+        "lose the empty board; `strategy`: strategies from the search). A board the run could not",
+        "settle within its node and time limits is marked open, never guessed. The tests",
+        "(`tests/test_mnk_atlas.py`) hold every entry to the published values and to the",
+        "monotonicity rule (a draw stays a draw on a smaller board or with a larger k; a",
+        "first-player win stays a win on a larger board or with a smaller k), and settle the",
+        "small boards again.",
+        "",
+        "Certificates are not kept in the repository: `python benches/mnk_atlas.py",
+        "--certificates DIR` writes each one, and `mnk.check(pathlib.Path(FILE))` checks it.",
+        "",
+    ]
+    for k in range(3, 7):
+        lines += [
+            f"## k = {k}",
+            "",
+            "| m | n | value | seconds | certificate | prove s | check s |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for e in entries:
+            if e["k"] != k:
+                continue
+            cert = e.get("certificate")
+            if e["value"] is None:
+                row = f"| {e['m']} | {e['n']} | open ({e['why_open']}) | | | | |"
+            elif not cert:
+                row = (
+                    f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "  # type: ignore[index, str-format]
+                    f"| not written ({e['why_no_certificate']}) | | |"
+                )
+            else:
+                row = (
+                    f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "  # type: ignore[index, str-format]
+                    f"| {', '.join(cert['by'])} | {cert['prove_seconds']:.3f} "  # type: ignore[index]
+                    f"| {cert['check_seconds']:.3f} |"  # type: ignore[index]
+                )
+            lines.append(row)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--nodes", type=int, default=20_000_000)
+    parser.add_argument("--certificates", default="")
+    args = parser.parse_args()
+    if args.certificates:
+        Path(args.certificates).mkdir(parents=True, exist_ok=True)
+    todo = boards()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        entries = []
+        for number, entry in enumerate(pool.map(lambda b: settle(b, args), todo), 1):
+            entries.append(entry)
+            print(f"{number}/{len(todo)} {entry}", flush=True)
+    RESULTS.write_text(json.dumps(entries, indent=1) + "\n")
+    PAGE.write_text(page(entries))
+
+
+if __name__ == "__main__":
+    main()
