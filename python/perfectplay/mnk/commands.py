@@ -1,10 +1,12 @@
-"""The m,n,k commands of ``perfectplay``: ``mnk`` (solve one position) and ``tablebase``
-(build, report, probe and verify tablebase files)."""
+"""The m,n,k commands of ``perfectplay``: ``mnk`` (solve one position), ``proof`` (prove a
+value into a certificate, check one) and ``tablebase`` (build, report, probe and verify
+tablebase files)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import pathlib
 import sys
 import threading
 import time
@@ -22,6 +24,7 @@ from perfectplay._kernel.command import (
     report_progress,
     shape,
 )
+from perfectplay._kernel.files import write_whole
 from perfectplay.errors import SearchLimitExceeded
 from perfectplay.mnk import tablebase
 
@@ -165,12 +168,71 @@ def run_tablebase(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    make = actions.add_parser("prove", help="prove a position's value into a certificate FILE")
+    make.add_argument("shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 7x7")
+    make.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 5")
+    make.add_argument(
+        "board",
+        nargs="?",
+        help="the position: rows of x o . split by /, such as x.../.o../..../.... "
+        "(default: the empty board)",
+    )
+    make.add_argument("-o", "--output", required=True, metavar="FILE", help="the certificate")
+    make.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="give up after this many nodes of a search, exit status 1 (default: no limit)",
+    )
+    check = actions.add_parser("check", help="check a certificate FILE without the prover")
+    check.add_argument("file", metavar="FILE", help="a certificate of perfectplay proof prove")
+
+
+def run_proof(args: argparse.Namespace) -> int:
+    """``perfectplay proof prove|check``: the value is printed, the certificate written whole."""
+    from perfectplay import mnk
+
+    name = f"perfectplay proof {args.action}"
+    shown = {1: "the side to move wins", 0: "a draw", -1: "the side to move loses"}
+    try:
+        if args.action == "prove":
+            rows, cols = args.shape
+            board = args.board or "/".join("." * cols for _ in range(rows))
+            board_rows, board_cols, _ = read_mark_grid(to_item(board))
+            if (board_rows, board_cols) != (rows, cols):
+                raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
+            started = time.monotonic()
+            certificate = mnk.prove(board, args.k, node_limit=args.node_limit)
+            text = json.dumps(certificate).encode()
+            write_whole(args.output, lambda file: file.write(text))
+            print(f"value: {certificate['value']:+d} ({shown[certificate['value']]})")
+            print(
+                f"{name}: {rows}x{cols} k={args.k} in {time.monotonic() - started:.1f} s, "
+                f"{len(text):,} bytes saved to {args.output}",
+                file=sys.stderr,
+            )
+            return 0
+        value = mnk.check(pathlib.Path(args.file))
+    except (ValueError, TypeError, OSError, MemoryError, SearchLimitExceeded) as error:
+        return failed(name, error)
+    print(f"value: {value:+d} ({shown[value]}), checked")
+    return 0
+
+
 COMMANDS = (
     Command(
         "mnk",
         "solve an m,n,k-game: k in a row wins on a ROWSxCOLS board, X first",
         add_mnk_arguments,
         run_mnk,
+    ),
+    Command(
+        "proof",
+        "prove an m,n,k position's value into a certificate, or check one",
+        add_proof_arguments,
+        run_proof,
     ),
     Command(
         "tablebase",
