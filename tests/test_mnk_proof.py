@@ -151,6 +151,20 @@ def test_a_certificate_changed_by_one_cell_or_one_move_is_refused() -> None:
     forged["guarantees"][1]["by"]["weak"]["nodes"][pairings[0]] = {"potential": True}
     _refused(forged, "potential")
 
+    # A mirror that names another of the board's symmetries.
+    mirrors = [i for i, node in enumerate(weak["nodes"]) if "mirror" in node]
+    assert mirrors
+    refused = 0
+    for index in mirrors:
+        forged = copy.deepcopy(good)
+        node, symmetry = forged["guarantees"][1]["by"]["weak"]["nodes"][index]["mirror"]
+        forged["guarantees"][1]["by"]["weak"]["nodes"][index]["mirror"] = [node, symmetry ^ 1]
+        try:
+            public.check(forged)
+        except InvalidCertificate:
+            refused += 1
+    assert refused == len(mirrors)  # no other symmetry maps these positions alike
+
 
 def test_a_forged_strategy_is_refused() -> None:
     good = public.prove("x.../..../..../....", 3)

@@ -576,34 +576,3 @@ mod tests {
         assert!(proof.is_none());
     }
 }
-
-#[cfg(test)]
-mod timing {
-    use super::*;
-    use crate::engine::budget::Budget;
-
-    #[test]
-    #[ignore]
-    fn time_empty_boards() {
-        for (r, c, k) in [
-            (6, 6, 5),
-            (7, 6, 5),
-            (7, 7, 5),
-            (6, 8, 5),
-            (7, 8, 5),
-            (8, 8, 5),
-        ] {
-            let geometry = Geometry::new(r, c, k).unwrap();
-            let start = std::time::Instant::now();
-            let mut poll = || false;
-            let mut budget = Budget::new(Some(20_000_000), &mut poll);
-            let proof = prove(&geometry, 0, 0, false, &mut budget);
-            println!(
-                "{r}x{c} k={k}: {:?} {} nodes {:.2}s",
-                proof.map(|p| p.map(|p| p.nodes.len())),
-                budget.nodes(),
-                start.elapsed().as_secs_f64()
-            );
-        }
-    }
-}
