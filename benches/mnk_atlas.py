@@ -126,6 +126,18 @@ def page(entries: list[dict[str, object]]) -> str:
         "",
         "Certificates are not kept in the repository: `python benches/mnk_atlas.py",
         "--certificates DIR` writes each one, and `mnk.check(pathlib.Path(FILE))` checks it.",
+        "Any entry is one call away:",
+        "",
+        "```python",
+        ">>> from perfectplay import mnk",
+        '>>> mnk.value("...../...../...../...../.....", 5)',
+        "0",
+        '>>> mnk.check(mnk.prove("..../..../....", 3))',
+        "1",
+        "```",
+        "",
+        "An open board's value may follow from the others by the monotonicity rule; the table",
+        "says so beside it (*implied*), as a consequence, not as a result of this run.",
         "",
     ]
     for k in range(3, 7):
@@ -140,7 +152,9 @@ def page(entries: list[dict[str, object]]) -> str:
                 continue
             cert = e.get("certificate")
             if e["value"] is None:
-                row = f"| {e['m']} | {e['n']} | open ({e['why_open']}) | | | | |"
+                implied = _implied(e, entries)
+                also = f"; implied: {shown[implied]}" if implied is not None else ""
+                row = f"| {e['m']} | {e['n']} | open ({e['why_open']}{also}) | | | | |"
             elif not cert:
                 row = (
                     f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "  # type: ignore[index, str-format]
@@ -157,13 +171,37 @@ def page(entries: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+def _implied(entry: dict[str, object], entries: list[dict[str, object]]) -> int | None:
+    """The value the monotonicity rule gives an open board from the settled ones, if any: a
+    win on a board that fits inside it with a k at least its own, or a draw on a board it fits
+    inside with a k at most its own."""
+    m, n, k = entry["m"], entry["n"], entry["k"]
+
+    def fits(a: object, b: object, c: object, d: object) -> bool:
+        return (a <= c and b <= d) or (a <= d and b <= c)  # type: ignore[operator]
+
+    for other in entries:
+        om, on, ok, value = other["m"], other["n"], other["k"], other["value"]
+        if value == 1 and fits(om, on, m, n) and ok >= k:  # type: ignore[operator]
+            return 1
+        if value == 0 and fits(m, n, om, on) and ok <= k:  # type: ignore[operator]
+            return 0
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--nodes", type=int, default=20_000_000)
     parser.add_argument("--certificates", default="")
+    parser.add_argument(
+        "--page-only", action="store_true", help="write the page again from docs/atlas.json"
+    )
     args = parser.parse_args()
+    if args.page_only:
+        PAGE.write_text(page(json.loads(RESULTS.read_text())))
+        return
     if args.certificates:
         Path(args.certificates).mkdir(parents=True, exist_ok=True)
     todo = boards()
