@@ -4,9 +4,11 @@ writes and refuses every one changed by a cell or a move."""
 
 from __future__ import annotations
 
+import _thread
 import copy
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -232,3 +234,15 @@ def test_bad_input_and_limits(mnk: Any) -> None:
         public.value(_empty(3, 3), 3, moves=True)
     with pytest.raises(SearchLimitExceeded):
         mnk.breaker_proof(_empty(6, 7), 5, False, node_limit=50)
+
+
+@pytest.mark.usefixtures("sigint_handled")
+def test_a_proof_is_interrupted_by_ctrl_c(rust_mnk: Any) -> None:
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # (8,8,5) is not proven within 20 M nodes; the limit keeps a failure from hanging.
+            rust_mnk.breaker_proof(_empty(8, 8), 5, False, node_limit=10**8)
+    finally:
+        timer.cancel()
