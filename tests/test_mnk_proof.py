@@ -246,3 +246,10 @@ def test_a_proof_is_interrupted_by_ctrl_c(rust_mnk: Any) -> None:
             rust_mnk.breaker_proof(_empty(8, 8), 5, False, node_limit=10**8)
     finally:
         timer.cancel()
+
+
+def test_a_proof_draws_its_progress_on_request(mnk: Any, capfd: pytest.CaptureFixture[str]) -> None:
+    board = _empty(6, 7)
+    assert mnk.breaker_proof(board, 5, False, progress=True) == mnk.breaker_proof(board, 5, False)
+    assert "proof nodes" in capfd.readouterr().err
+    assert public.value(board, 5, progress=True) == 0

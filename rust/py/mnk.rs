@@ -1,11 +1,11 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
-use crate::engine::budget::Budget;
+use crate::engine::budget::{Budget, POLL_EVERY};
 use crate::engine::error::Result as CoreResult;
 use crate::games::mnk::call::{self, BATCH, BOARD, Call, PROOF, RANDOM};
 use crate::games::mnk::prover::{Node, Proof};
 use crate::games::mnk::{self as game, Geometry};
-use crate::py::batch::{labelled, released, rows_arg, shaped};
+use crate::py::batch::{detached, labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, int_arg, to_scalar};
 use pyo3::IntoPyObjectExt;
@@ -68,11 +68,20 @@ bindings! {
     /// else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
     /// ``("potential",)`` or ``("split", [(move, reply, node), ...])``; cells are
     /// ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate.
-    #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None)")]
+    #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None, progress=False)")]
     fn breaker_proof(py, board, k, breaker_first: bool; options = PROOF) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
-        let work = |call: &Call, budget: &mut Budget| call.breaker_proof(breaker_first, budget);
-        let proof = search_detached(py, call.node_limit, |budget| work(&call, budget))?;
+        let limit = call.node_limit;
+        // The bar counts nodes: the poll comes every POLL_EVERY of them.
+        let proof = detached(py, options.checked.progress, "proof nodes", |monitor| {
+            let mut polls = 0usize;
+            let total = limit.map_or(0, |limit| limit as usize);
+            let mut poll = || {
+                polls += 1;
+                monitor(polls.saturating_mul(POLL_EVERY as usize), total)
+            };
+            call.breaker_proof(breaker_first, &mut Budget::new(limit, &mut poll))
+        })?;
         match proof {
             None => Ok(py.None().into_bound(py)),
             Some(proof) => proof_to_python(py, proof),

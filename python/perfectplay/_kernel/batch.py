@@ -146,7 +146,7 @@ class Progress:
 
     def __call__(self, done: int, total: int) -> None:
         if self.shown == 0:
-            self.bar.total = total
+            self.bar.total = total or None  # 0: no end known, a count
         if done > self.shown:
             self.bar.update(done - self.shown)
             self.shown = done

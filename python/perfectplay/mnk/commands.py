@@ -204,7 +204,9 @@ def run_proof(args: argparse.Namespace) -> int:
             if (board_rows, board_cols) != (rows, cols):
                 raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
             started = time.monotonic()
-            certificate = mnk.prove(board, args.k, node_limit=args.node_limit)
+            certificate = mnk.prove(
+                board, args.k, node_limit=args.node_limit, progress=sys.stderr.isatty()
+            )
             text = json.dumps(certificate).encode()
             write_whole(args.output, lambda file: file.write(text))
             print(f"value: {certificate['value']:+d} ({shown[certificate['value']]})")

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
     from perfectplay._kernel.options import SearchOptions
 
-#: The options of ``value`` and ``prove``: ``node_limit`` caps each search they run.
-OPTIONS = ("node_limit", "table_mb")
+#: The options of ``value`` and ``prove``: ``node_limit`` caps each search they run,
+#: ``progress`` draws the prover's nodes as a bar on standard error.
+OPTIONS = ("node_limit", "table_mb", "progress")
 
 #: The most positions a strategy from the search may hold in a certificate.
 MAX_STRATEGY = 1_000_000
@@ -55,15 +56,20 @@ class _Position:
         return self.geometry.has_line(self.x) or self.geometry.has_line(self.o)
 
     def breaker(self, breaker_first: bool) -> Any:
-        limit = {"node_limit": self.options["node_limit"]} if "node_limit" in self.options else {}
-        return implementation("mnk").breaker_proof(self.board, self.k, breaker_first, **limit)
+        passed = {o: self.options[o] for o in ("node_limit", "progress") if o in self.options}
+        return implementation("mnk").breaker_proof(self.board, self.k, breaker_first, **passed)
+
+    def search_options(self) -> dict[str, Any]:
+        """The options the search takes (all but ``progress``)."""
+        return {o: v for o, v in self.options.items() if o != "progress"}
 
 
 @takes(OPTIONS)
 def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
     """The value of an m,n,k position for the side to move: 1 (a win), 0 (a draw) or -1 (a
     loss) with best play. A draw is proven by the weak-game prover where it can be; everything
-    else is searched (as ``solve``). ``node_limit`` caps each search it runs."""
+    else is searched (as ``solve``). ``node_limit`` caps each search it runs; ``progress=True``
+    draws the prover's nodes as a bar on standard error."""
     position = _Position(board, k, "value", dict(options))
     if position.state != PLAYING:
         return -1 if position.won() else 0
@@ -71,7 +77,8 @@ def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
         not position.x | position.o or position.breaker(True) is not None
     ):
         return 0
-    return int(implementation("mnk").solve(position.board, position.k, **options).value)
+    searched = implementation("mnk").solve(position.board, position.k, **position.search_options())
+    return int(searched.value)
 
 
 @takes(OPTIONS)
@@ -107,7 +114,7 @@ def prove(board: Any, k: int, **options: Unpack[SearchOptions]) -> dict[str, Any
         ]
         return {**certificate, "value": 0, "guarantees": guarantees}
     backend = implementation("mnk")
-    result = int(backend.solve(position.board, position.k, **options).value)
+    result = int(backend.solve(position.board, position.k, **position.search_options()).value)
     if result == 1:
         guarantees = [_strategy(position, mover, 1)]
     elif result == -1:
@@ -159,7 +166,9 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
                 raise SearchLimitExceeded(
                     f"the certificate's strategy would hold more than {MAX_STRATEGY} positions"
                 )
-            row, col = backend.best_move(position.text(x, o), position.k, **position.options)
+            row, col = backend.best_move(
+                position.text(x, o), position.k, **position.search_options()
+            )
             cell = row * geometry.cols + col
             moves[f"{x:x}.{o:x}"] = cell
             mine = (x if x_moves else o) | 1 << cell

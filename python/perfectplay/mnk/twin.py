@@ -211,7 +211,10 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
 
 
 #: The options of ``breaker_proof``.
-PROOF = ("node_limit",)
+PROOF = ("node_limit", "progress")
+
+#: Nodes between two updates of a proof's progress bar (the compiled core's poll interval).
+PROGRESS_EVERY = 1 << 15
 
 
 @takes(PROOF)
@@ -225,7 +228,19 @@ def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[Sea
     if status(geometry, *((mine, theirs) if call.x_first else (theirs, mine))) != PLAYING:
         return None
     maker, breaker = (theirs, mine) if breaker_first else (mine, theirs)
-    return prover.prove(geometry, maker, breaker, bool(breaker_first), call.search.count_node)
+    if not checked.progress:
+        return prover.prove(geometry, maker, breaker, bool(breaker_first), call.search.count_node)
+    bar, search = batch.Progress("proof nodes"), call.search
+
+    def count_node() -> None:
+        search.count_node()
+        if search.nodes % PROGRESS_EVERY == 0:
+            bar(search.nodes, checked.node_limit or 0)
+
+    try:
+        return prover.prove(geometry, maker, breaker, bool(breaker_first), count_node)
+    finally:
+        bar.close()
 
 
 @takes(BOARD)

@@ -21,7 +21,7 @@ use std::sync::Arc;
 /// The options of a function of one board, of `batch_solve` and of `random_positions`
 /// (tic-tac-toe's too). `tablebase=` is answered above both backends, by `perfectplay.mnk`.
 pub const BOARD: &[&str] = &["node_limit", "table_mb"];
-pub const PROOF: &[&str] = &["node_limit"];
+pub const PROOF: &[&str] = &["node_limit", "progress"];
 pub const BATCH: &[&str] = &[
     "moves",
     "threads",
