@@ -139,3 +139,22 @@ def test_the_command_line_builds_a_book_on_a_scheduler(client: Client, tmp_path:
     built = openings.load(str(book))
     assert np.array_equal(built.keys, openings.build(4, width=4, height=4).keys)
     assert np.array_equal(built.scores, openings.build(4, width=4, height=4).scores)
+
+
+def test_a_proof_split_over_a_cluster_is_checked_and_resumed(
+    client: Client, tmp_path: Path
+) -> None:
+    from perfectplay import mnk
+
+    board = "/".join(["......."] * 6)
+    proven = mnk.prove(board, 5, client=client, checkpoint=tmp_path)
+    assert mnk.check(proven) == 0
+    kept = sorted(tmp_path.iterdir())
+    assert len(kept) == 42  # a task a first move
+    # A run stopped part-way, a kept task altered: only those are done again.
+    kept[0].unlink()
+    altered = kept[1].read_text().replace('"proof": [', '"proof": [5, ', 1)
+    kept[1].write_text(altered)
+    again = mnk.prove(board, 5, checkpoint=tmp_path)
+    assert again == proven and mnk.check(again) == 0
+    assert kept[0].exists() and kept[1].read_text() != altered

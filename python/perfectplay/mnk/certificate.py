@@ -104,6 +104,15 @@ def check(certificate: Any, *, max_checked: int = MAX_CHECKED) -> int:
     return int(value)
 
 
+def check_weak(
+    geometry: Geometry, maker: int, breaker: int, breaker_first: bool, proof: Any
+) -> None:
+    """Checks one weak proof (a certificate's ``weak`` part) for a position given by masks:
+    what a split proof's checkpoint holds. Raises ``InvalidCertificate`` when it does not
+    hold."""
+    _Checker(geometry, MAX_CHECKED).weak(maker, breaker, breaker_first, proof, "weak proof")
+
+
 def _load(certificate: Any) -> Any:
     if isinstance(certificate, dict):
         return certificate

@@ -5,11 +5,13 @@ tablebase files)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import pathlib
 import sys
 import threading
 import time
+from typing import Any
 
 from perfectplay._kernel.args import to_item
 from perfectplay._kernel.backend import BACKEND, BACKENDS, implementation
@@ -25,7 +27,7 @@ from perfectplay._kernel.command import (
     shape,
 )
 from perfectplay._kernel.files import write_whole
-from perfectplay.errors import SearchLimitExceeded
+from perfectplay.errors import SearchLimitExceeded, missing_extra
 from perfectplay.mnk import tablebase
 
 __all__ = ["COMMANDS"]
@@ -186,6 +188,20 @@ def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="give up after this many nodes of a search, exit status 1 (default: no limit)",
     )
+    make.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        default=None,
+        help="split the proof by the first move, one task a move, each kept in DIR as it ends "
+        "so a stopped run goes on (default: one proof, nothing kept)",
+    )
+    make.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the split proof's tasks on a Dask cluster, such as tcp://scheduler:8786; "
+        "needs perfectplay[dask] (default: here)",
+    )
     check = actions.add_parser("check", help="check a certificate FILE without the prover")
     check.add_argument("file", metavar="FILE", help="a certificate of perfectplay proof prove")
 
@@ -204,9 +220,24 @@ def run_proof(args: argparse.Namespace) -> int:
             if (board_rows, board_cols) != (rows, cols):
                 raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
             started = time.monotonic()
-            certificate = mnk.prove(
-                board, args.k, node_limit=args.node_limit, progress=sys.stderr.isatty()
-            )
+            cluster: Any = contextlib.nullcontext()
+            if args.scheduler is not None:
+                try:
+                    from distributed import Client  # optional: the dask extra
+                except ImportError as error:
+                    raise missing_extra(error, "dask") from error
+                cluster = Client(args.scheduler)  # type: ignore[no-untyped-call]
+            with cluster as client:
+                split = {"checkpoint": args.checkpoint, "client": client}
+                if args.checkpoint is None and client is None:
+                    split = {}
+                certificate = mnk.prove(
+                    board,
+                    args.k,
+                    node_limit=args.node_limit,
+                    progress=sys.stderr.isatty() and not split,
+                    **split,
+                )
             text = json.dumps(certificate).encode()
             write_whole(args.output, lambda file: file.write(text))
             print(f"value: {certificate['value']:+d} ({shown[certificate['value']]})")

@@ -5,15 +5,19 @@ above either backend: the prover and the search are the backend's."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._kernel import args
 from perfectplay._kernel.args import to_item
 from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.board_input import read_mark_grid
+from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._kernel.options import Options, takes
-from perfectplay.errors import SearchLimitExceeded
-from perfectplay.mnk.certificate import FORMAT, VERSION
+from perfectplay.errors import InvalidCertificate, SearchLimitExceeded
+from perfectplay.mnk.certificate import FORMAT, MAX_BYTES, VERSION, check_weak
 from perfectplay.mnk.twin import PLAYING, Geometry, marks_to_masks, status, x_to_move
 
 if TYPE_CHECKING:
@@ -82,10 +86,22 @@ def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
 
 
 @takes(OPTIONS)
-def prove(board: Any, k: int, **options: Unpack[SearchOptions]) -> dict[str, Any]:
+def prove(
+    board: Any,
+    k: int,
+    *,
+    checkpoint: str | os.PathLike[str] | None = None,
+    client: Any = None,
+    **options: Unpack[SearchOptions],
+) -> dict[str, Any]:
     """A certificate of the position's value (see ``perfectplay.mnk.certificate`` for its
     format), which ``perfectplay.mnk.check`` verifies without the prover: Breaker strategies
-    for a draw where the prover finds them, strategies from the search elsewhere."""
+    for a draw where the prover finds them, strategies from the search elsewhere.
+
+    With ``checkpoint`` (a directory) or ``client`` (a ``dask.distributed.Client``), the proof
+    that the side to move cannot win is split by its first move: one task a move, run on the
+    cluster's workers (or here, one after another), each kept in ``checkpoint`` as it ends, so a
+    run that is stopped goes on where it was; a kept task is checked again when it is read."""
     position = _Position(board, k, "prove", dict(options))
     geometry, mover = position.geometry, position.mover
     other = "o" if mover == "x" else "x"
@@ -101,16 +117,18 @@ def prove(board: Any, k: int, **options: Unpack[SearchOptions]) -> dict[str, Any
         won = -1 if position.won() else 0
         over = {"player": mover, "at_least": won, "by": {"over": True}}
         return {**certificate, "value": won, "guarantees": [over]}
-    upper = position.breaker(False)
+    split = checkpoint is not None or client is not None
+    upper = _split(position, checkpoint, client) if split else position.breaker(False)
     lower: Any = None
     if upper is not None:
         lower = {"strategy_stealing": True} if not position.x | position.o else None
         if lower is None and (found := position.breaker(True)) is not None:
             lower = {"weak": _weak(found)}
+    shown_upper = None if upper is None else upper if split else _weak(upper)
     if upper is not None and lower is not None:
         guarantees = [
             {"player": mover, "at_least": 0, "by": lower},
-            {"player": other, "at_least": 0, "by": {"weak": _weak(upper)}},
+            {"player": other, "at_least": 0, "by": {"weak": shown_upper}},
         ]
         return {**certificate, "value": 0, "guarantees": guarantees}
     backend = implementation("mnk")
@@ -127,6 +145,98 @@ def prove(board: Any, k: int, **options: Unpack[SearchOptions]) -> dict[str, Any
             theirs or _strategy(position, other, 0),
         ]
     return {**certificate, "value": result, "guarantees": guarantees}
+
+
+def _task(board: str, k: int, options: dict[str, Any]) -> Any:
+    """One first move's proof (Breaker to move), in a worker."""
+    return implementation("mnk").breaker_proof(board, k, True, **options)
+
+
+def _split(
+    position: _Position, checkpoint: str | os.PathLike[str] | None, client: Any
+) -> dict[str, Any] | None:
+    """The weak proof that the side to move (Maker) cannot win, one task a first move: a split
+    node with an entry for every move, over the tasks' nodes. ``None`` if a task finds none."""
+    geometry, x_moves = position.geometry, position.mover == "x"
+    maker, breaker = (position.x, position.o) if x_moves else (position.o, position.x)
+    empty = geometry.full & ~(maker | breaker)
+    moves = [cell for cell in range(geometry.cells) if empty >> cell & 1]
+    boards = {}
+    for cell in moves:
+        played = 1 << cell
+        x, o = (position.x | played, position.o) if x_moves else (position.x, position.o | played)
+        boards[cell] = position.text(x, o)
+    options = {o: v for o, v in position.options.items() if o == "node_limit"}
+    found: dict[int, Any] = {}
+    folder = None if checkpoint is None else Path(checkpoint)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        for cell in moves:
+            kept = _kept(folder / f"{cell}.json", boards[cell], position.k)
+            if kept is not None and _holds(geometry, maker | 1 << cell, breaker, kept):
+                found[cell] = kept
+    todo = [cell for cell in moves if cell not in found]
+
+    def keep(cell: int, proof: Any) -> None:
+        found[cell] = proof
+        if folder is not None:
+            text = json.dumps({"board": boards[cell], "k": position.k, "proof": proof})
+            write_whole(folder / f"{cell}.json", lambda file: file.write(text.encode()))
+
+    if client is None:
+        for cell in todo:
+            keep(cell, _task(boards[cell], position.k, options))
+    else:
+        from distributed import as_completed  # optional: the dask extra
+
+        futures = {
+            client.submit(_task, boards[cell], position.k, options, pure=False): cell
+            for cell in todo
+        }
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            keep(futures[future], future.result())
+    if any(found[cell] is None for cell in moves):
+        return None
+    entries: list[list[int]] = []
+    nodes: list[dict[str, Any]] = []
+    for cell in moves:
+        reply, root, own = found[cell]
+        offset = len(nodes)
+        for node in _weak((reply, root, own))["nodes"]:
+            if "split" in node:
+                node = {"split": [[m, r, c + offset] for m, r, c in node["split"]]}
+            elif "mirror" in node:
+                node = {"mirror": [node["mirror"][0] + offset, node["mirror"][1]]}
+            nodes.append(node)
+        entries.append([cell, reply, root + offset])
+    nodes.append({"split": entries})
+    return {"reply": None, "root": len(nodes) - 1, "nodes": nodes}
+
+
+def _kept(path: Path, board: str, k: int) -> Any:
+    """A task's proof kept at ``path`` for this board and k, or ``None`` (absent, or not it)."""
+    try:
+        with open_regular(path) as file:
+            data = json.loads(file.read(MAX_BYTES + 1))
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        return None  # not JSON, or not a regular file: done again
+    if not isinstance(data, dict) or data.get("board") != board or data.get("k") != k:
+        return None
+    proof = data.get("proof")
+    return None if proof is None else proof
+
+
+def _holds(geometry: Geometry, maker: int, breaker: int, proof: Any) -> bool:
+    """Does a kept task's proof (``[reply, root, nodes]``, Breaker to move) hold?"""
+    if not isinstance(proof, list) or len(proof) != 3:
+        return False
+    try:
+        check_weak(geometry, maker, breaker, True, _weak(proof))
+    except (InvalidCertificate, TypeError, KeyError, IndexError):
+        return False
+    return True
 
 
 def _weak(proof: Any) -> dict[str, Any]:
