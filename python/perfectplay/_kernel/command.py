@@ -6,6 +6,7 @@ arguments are read with, the help of the options many commands take, and how a c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
 import threading
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from perfectplay._kernel.backend import BACKEND
+from perfectplay._kernel.errors import missing_extra
 
 __all__ = [
     "BACKEND_HELP",
@@ -43,6 +45,18 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     #: Runs it on the parsed arguments; the exit status.
     run: Callable[[argparse.Namespace], int]
+
+
+def cluster(scheduler: str | None) -> Any:
+    """A context manager giving a ``dask.distributed.Client`` of the cluster at ``scheduler``,
+    or ``None`` without one (``--scheduler``; needs the dask extra)."""
+    if scheduler is None:
+        return contextlib.nullcontext()
+    try:
+        from distributed import Client  # optional: the dask extra
+    except ImportError as error:
+        raise missing_extra(error, "dask") from error
+    return Client(scheduler)  # type: ignore[no-untyped-call]
 
 
 def shape(text: str) -> tuple[int, int]:

@@ -4,20 +4,18 @@ one or the packaged books)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 import time
-from typing import Any
 
 from perfectplay._kernel.command import (
     THREADS_HELP,
     Command,
     build_and_save,
+    cluster,
     failed,
 )
 from perfectplay.connect4 import book13, openings
-from perfectplay.errors import missing_extra
 
 __all__ = ["COMMANDS"]
 
@@ -112,14 +110,7 @@ def run_openings(args: argparse.Namespace) -> int:
             checkpoint = args.checkpoint or f"{args.output}.checkpoint"
             if os.path.exists(checkpoint):
                 print(f"{name}: going on from {checkpoint}", file=sys.stderr)
-            cluster: Any = contextlib.nullcontext()
-            if args.scheduler is not None:
-                try:
-                    from distributed import Client  # optional: the dask extra
-                except ImportError as error:
-                    raise missing_extra(error, "dask") from error
-                cluster = Client(args.scheduler)  # type: ignore[no-untyped-call]
-            with cluster as client:
+            with cluster(args.scheduler) as client:
                 return build_and_save(
                     name,
                     lambda: openings.build(

@@ -5,13 +5,11 @@ tablebase files)."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import pathlib
 import sys
 import threading
 import time
-from typing import Any
 
 from perfectplay._kernel.args import to_item
 from perfectplay._kernel.backend import BACKEND, BACKENDS, implementation
@@ -21,27 +19,45 @@ from perfectplay._kernel.command import (
     THREADS_HELP,
     Command,
     build_and_save,
+    cluster,
     failed,
     print_solution,
     report_progress,
     shape,
 )
 from perfectplay._kernel.files import write_whole
-from perfectplay.errors import SearchLimitExceeded, missing_extra
+from perfectplay.errors import SearchLimitExceeded
 from perfectplay.mnk import tablebase
 
 __all__ = ["COMMANDS"]
 
 
-def add_mnk_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 4x4")
-    parser.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 3")
+def add_position_arguments(parser: argparse.ArgumentParser, rows: int, k: int) -> None:
+    """ROWSxCOLS, K and an optional BOARD (examples of a ``rows`` x ``rows`` board)."""
+    parser.add_argument(
+        "shape", type=shape, metavar="ROWSxCOLS", help=f"the board, such as {rows}x{rows}"
+    )
+    parser.add_argument("k", type=int, metavar="K", help=f"marks in a row that win, such as {k}")
     parser.add_argument(
         "board",
         nargs="?",
         help="the position: rows of x o . split by /, such as x.../.o../..../.... "
         "(default: the empty board)",
     )
+
+
+def position_of(args: argparse.Namespace) -> str | None:
+    """The BOARD argument checked against ROWSxCOLS (``None``: the empty board)."""
+    if args.board is not None:
+        board_rows, board_cols, _ = read_mark_grid(to_item(args.board))
+        if (board_rows, board_cols) != args.shape:
+            rows, cols = args.shape
+            raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
+    return args.board  # type: ignore[no-any-return]
+
+
+def add_mnk_arguments(parser: argparse.ArgumentParser) -> None:
+    add_position_arguments(parser, 4, 3)
     parser.add_argument(
         "--node-limit",
         type=int,
@@ -74,13 +90,11 @@ def run_mnk(args: argparse.Namespace) -> int:
     )
     reporter.start()
     try:
-        if args.board is None:
+        board = position_of(args)
+        if board is None:
             solution = api.solve_empty(rows, cols, args.k, **limits)
         else:
-            board_rows, board_cols, _ = read_mark_grid(to_item(args.board))
-            if (board_rows, board_cols) != (rows, cols):
-                raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
-            solution = api.solve(args.board, args.k, **limits)
+            solution = api.solve(board, args.k, **limits)
     except (ValueError, TypeError, MemoryError, SearchLimitExceeded) as error:
         return failed("perfectplay mnk", error)
     finally:
@@ -173,14 +187,7 @@ def run_tablebase(args: argparse.Namespace) -> int:
 def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     make = actions.add_parser("prove", help="prove a position's value into a certificate FILE")
-    make.add_argument("shape", type=shape, metavar="ROWSxCOLS", help="the board, such as 7x7")
-    make.add_argument("k", type=int, metavar="K", help="marks in a row that win, such as 5")
-    make.add_argument(
-        "board",
-        nargs="?",
-        help="the position: rows of x o . split by /, such as x.../.o../..../.... "
-        "(default: the empty board)",
-    )
+    add_position_arguments(make, 7, 5)
     make.add_argument("-o", "--output", required=True, metavar="FILE", help="the certificate")
     make.add_argument(
         "--node-limit",
@@ -215,19 +222,9 @@ def run_proof(args: argparse.Namespace) -> int:
     try:
         if args.action == "prove":
             rows, cols = args.shape
-            board = args.board or "/".join("." * cols for _ in range(rows))
-            board_rows, board_cols, _ = read_mark_grid(to_item(board))
-            if (board_rows, board_cols) != (rows, cols):
-                raise ValueError(f"the board is {board_rows}x{board_cols}, not {rows}x{cols}")
+            board = position_of(args) or "/".join("." * cols for _ in range(rows))
             started = time.monotonic()
-            cluster: Any = contextlib.nullcontext()
-            if args.scheduler is not None:
-                try:
-                    from distributed import Client  # optional: the dask extra
-                except ImportError as error:
-                    raise missing_extra(error, "dask") from error
-                cluster = Client(args.scheduler)  # type: ignore[no-untyped-call]
-            with cluster as client:
+            with cluster(args.scheduler) as client:
                 split = {"checkpoint": args.checkpoint, "client": client}
                 if args.checkpoint is None and client is None:
                     split = {}
