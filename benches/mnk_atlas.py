@@ -2,6 +2,7 @@
 how it was settled, the time it took, and whether its certificate was written and checked.
 
     python benches/mnk_atlas.py [--jobs 2] [--timeout 60] [--certificates DIR]
+    python benches/mnk_atlas.py --open --timeout 120 --nodes 100000000   # the open ones again
 
 Each board runs in a process of its own: ``mnk.value`` (the prover, then the search, each
 under ``--nodes``), then ``mnk.prove`` and ``mnk.check`` on its certificate, each under
@@ -18,6 +19,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "atlas.json"
@@ -57,7 +59,7 @@ print(json.dumps({"value": value, "prove": proved - start, "check": checked - pr
 """
 
 
-def _run(code: str, arguments: list[str], timeout: float) -> dict[str, object]:
+def _run(code: str, arguments: list[str], timeout: float) -> dict[str, Any]:
     try:
         out = subprocess.run(
             [sys.executable, "-c", code, *arguments],
@@ -69,7 +71,8 @@ def _run(code: str, arguments: list[str], timeout: float) -> dict[str, object]:
         return {"error": f"over {timeout:g} s"}
     if out.returncode != 0:
         return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed"}
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    found: dict[str, Any] = json.loads(out.stdout)
+    return found
 
 
 def boards() -> list[tuple[int, int, int]]:
@@ -82,16 +85,16 @@ def boards() -> list[tuple[int, int, int]]:
     ]
 
 
-def settle(board: tuple[int, int, int], args: argparse.Namespace) -> dict[str, object]:
+def settle(board: tuple[int, int, int], args: argparse.Namespace) -> dict[str, Any]:
     m, n, k = board
     sizes = [str(m), str(n), str(k), str(args.nodes)]
-    entry: dict[str, object] = {"m": m, "n": n, "k": k}
+    entry: dict[str, Any] = {"m": m, "n": n, "k": k}
     found = _run(_VALUE, sizes, args.timeout)
     if "error" in found:
         entry["value"] = None
         entry["why_open"] = found["error"]
         return entry
-    entry["value"], entry["seconds"] = found["value"], round(float(found["seconds"]), 4)  # type: ignore[arg-type]
+    entry["value"], entry["seconds"] = found["value"], round(float(found["seconds"]), 4)
     keep = str(Path(args.certificates) / f"{m}-{n}-{k}.json") if args.certificates else ""
     proof = _run(_PROVE, [*sizes, keep], args.timeout)
     if "error" in proof:
@@ -102,13 +105,13 @@ def settle(board: tuple[int, int, int], args: argparse.Namespace) -> dict[str, o
         entry["certificate"] = {
             "by": proof["by"],
             "bytes": proof["bytes"],
-            "prove_seconds": round(float(proof["prove"]), 4),  # type: ignore[arg-type]
-            "check_seconds": round(float(proof["check"]), 4),  # type: ignore[arg-type]
+            "prove_seconds": round(float(proof["prove"]), 4),
+            "check_seconds": round(float(proof["check"]), 4),
         }
     return entry
 
 
-def page(entries: list[dict[str, object]]) -> str:
+def page(entries: list[dict[str, Any]]) -> str:
     shown = {1: "first player wins", 0: "draw", -1: "second player wins", None: "open"}
     lines = [
         "# The m,n,k atlas",
@@ -157,34 +160,34 @@ def page(entries: list[dict[str, object]]) -> str:
                 row = f"| {e['m']} | {e['n']} | open ({e['why_open']}{also}) | | | | |"
             elif not cert:
                 row = (
-                    f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "  # type: ignore[index, str-format]
+                    f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "
                     f"| not written ({e['why_no_certificate']}) | | |"
                 )
             else:
                 row = (
-                    f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "  # type: ignore[index, str-format]
-                    f"| {', '.join(cert['by'])} | {cert['prove_seconds']:.3f} "  # type: ignore[index]
-                    f"| {cert['check_seconds']:.3f} |"  # type: ignore[index]
+                    f"| {e['m']} | {e['n']} | {shown[e['value']]} | {e['seconds']:.3f} "
+                    f"| {', '.join(cert['by'])} | {cert['prove_seconds']:.3f} "
+                    f"| {cert['check_seconds']:.3f} |"
                 )
             lines.append(row)
         lines.append("")
     return "\n".join(lines)
 
 
-def _implied(entry: dict[str, object], entries: list[dict[str, object]]) -> int | None:
+def _implied(entry: dict[str, Any], entries: list[dict[str, Any]]) -> int | None:
     """The value the monotonicity rule gives an open board from the settled ones, if any: a
     win on a board that fits inside it with a k at least its own, or a draw on a board it fits
     inside with a k at most its own."""
     m, n, k = entry["m"], entry["n"], entry["k"]
 
-    def fits(a: object, b: object, c: object, d: object) -> bool:
-        return (a <= c and b <= d) or (a <= d and b <= c)  # type: ignore[operator]
+    def fits(a: int, b: int, c: int, d: int) -> bool:
+        return (a <= c and b <= d) or (a <= d and b <= c)
 
     for other in entries:
         om, on, ok, value = other["m"], other["n"], other["k"], other["value"]
-        if value == 1 and fits(om, on, m, n) and ok >= k:  # type: ignore[operator]
+        if value == 1 and fits(om, on, m, n) and ok >= k:
             return 1
-        if value == 0 and fits(m, n, om, on) and ok <= k:  # type: ignore[operator]
+        if value == 0 and fits(m, n, om, on) and ok <= k:
             return 0
     return None
 
@@ -198,6 +201,12 @@ def main() -> None:
     parser.add_argument(
         "--page-only", action="store_true", help="write the page again from docs/atlas.json"
     )
+    parser.add_argument(
+        "--open",
+        action="store_true",
+        help="settle again only the boards docs/atlas.json has open, with these limits",
+    )
+    parser.add_argument("--max-cells", type=int, default=64, help="with --open: boards up to")
     args = parser.parse_args()
     if args.page_only:
         PAGE.write_text(page(json.loads(RESULTS.read_text())))
@@ -205,11 +214,15 @@ def main() -> None:
     if args.certificates:
         Path(args.certificates).mkdir(parents=True, exist_ok=True)
     todo = boards()
+    known: dict[tuple[int, int, int], dict[str, Any]] = {}
+    if args.open:
+        known = {(e["m"], e["n"], e["k"]): e for e in json.loads(RESULTS.read_text())}
+        todo = [b for b in todo if known[b]["value"] is None and b[0] * b[1] <= args.max_cells]
     with ThreadPoolExecutor(args.jobs) as pool:
-        entries = []
         for number, entry in enumerate(pool.map(lambda b: settle(b, args), todo), 1):
-            entries.append(entry)
+            known[entry["m"], entry["n"], entry["k"]] = entry
             print(f"{number}/{len(todo)} {entry}", flush=True)
+    entries = [known[b] for b in boards()]
     RESULTS.write_text(json.dumps(entries, indent=1) + "\n")
     PAGE.write_text(page(entries))
 

@@ -83,7 +83,8 @@ def test_public_functions_come_from_the_chosen_backend() -> None:
         chosen = _backend.implementation(game, perfectplay.BACKEND)
         module = getattr(perfectplay, game)
         wrapped = TABLE_ANSWERED.get(game, set()) | {"batch_solve"}
-        for name in set(module.__all__) - POSITION - wrapped:
+        above = set(getattr(module, "ABOVE_BACKENDS", ()))
+        for name in set(module.__all__) - POSITION - wrapped - above:
             assert getattr(module, name) is getattr(chosen, name), f"{game}.{name}"
         for name in wrapped:
             function = getattr(module, name)
@@ -96,7 +97,8 @@ def test_public_functions_come_from_the_chosen_backend() -> None:
 def test_both_backends_offer_the_same_functions() -> None:
     for game in perfectplay.GAMES:
         rust = {n for n in vars(_backend.implementation(game, "rust")) if not n.startswith("_")}
-        public = set(getattr(perfectplay, game).__all__) - POSITION
+        module = getattr(perfectplay, game)
+        public = set(module.__all__) - POSITION - set(getattr(module, "ABOVE_BACKENDS", ()))
         assert rust == public
         python = _backend.implementation(game, "python")
         assert all(callable(getattr(python, name)) for name in public)
@@ -122,7 +124,8 @@ def test_the_core_takes_the_twins_arguments(module: str) -> None:
 def test_each_game_module_exports_its_twins_functions_and_position(game: str) -> None:
     public = importlib.import_module(f"perfectplay.{game}")
     twin = importlib.import_module(f"perfectplay.{game}.twin")
-    assert sorted(public.__all__) == sorted(["Position", *twin.__all__])
+    above = getattr(public, "ABOVE_BACKENDS", ())
+    assert sorted(public.__all__) == sorted(["Position", *twin.__all__, *above])
     backend = _backend.implementation(game)
     for name in twin.__all__:
         function = getattr(public, name)

@@ -25,8 +25,9 @@ from perfectplay._kernel.options import Options, with_options
 from perfectplay._kernel.position import GridPosition, RowColPosition, backend_functions
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import twin as rules
-from perfectplay.mnk.certificate import check
-from perfectplay.mnk.proof import prove, value
+from perfectplay.mnk.certificate import check as check
+from perfectplay.mnk.proof import prove as prove
+from perfectplay.mnk.proof import value as value
 
 #: The functions a given ``tablebase=`` answers instead of the search: the options each takes,
 #: and those it passes on to the table's method of the same name.
@@ -68,7 +69,11 @@ def _or_from_table(name: str, function: Callable[..., Any]) -> Callable[..., Any
 
 
 _FUNCTIONS = backend_functions("mnk", _or_from_table)
-__all__ = ["Position", *_FUNCTIONS, "check", "prove", "value"]
+
+#: The functions above both backends: they call the chosen backend's (``perfectplay.mnk.proof``)
+#: or none (``check``, in plain Python on purpose).
+ABOVE_BACKENDS = ("check", "prove", "value")
+__all__ = ["Position", *_FUNCTIONS, *ABOVE_BACKENDS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.

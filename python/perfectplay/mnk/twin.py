@@ -24,6 +24,7 @@ __all__ = [
     "analyze",
     "batch_solve",
     "best_move",
+    "breaker_proof",
     "is_reachable",
     "random_positions",
     "solve",
