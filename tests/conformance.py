@@ -157,6 +157,8 @@ class Game(NamedTuple):
     positions: st.SearchStrategy[tuple[Any, ...]]
     solve: Callable[..., Any]
     analyze: Callable[..., Any]
+    ranked_moves: Callable[..., Any]
+    best_move: Callable[..., Any]
     replay: Callable[[tuple[Any, ...], Any], tuple[bool, str | None, int]]
     malformed: st.SearchStrategy[tuple[Any, ...]]
     #: The call that must refuse malformed arguments alike on both backends.
@@ -177,6 +179,8 @@ GAMES = [
         mark_positions(3, 3, 3, most_empty=9).map(lambda board: (board,)),
         solve=lambda api, board: api.solve(board),
         analyze=lambda api, board: api.analyze(board),
+        ranked_moves=lambda api, board: api.ranked_moves(board),
+        best_move=lambda api, board: api.best_move(board),
         replay=lambda position, solution: replay_marks(position[0], 3, solution.line),
         malformed=st.one_of(junk, st.text(alphabet="xo.012/\n q", max_size=20)).map(
             lambda board: (board,)
@@ -188,6 +192,8 @@ GAMES = [
         mnk_positions(),
         solve=lambda api, board, k: api.solve(board, k),
         analyze=lambda api, board, k: api.analyze(board, k),
+        ranked_moves=lambda api, board, k: api.ranked_moves(board, k),
+        best_move=lambda api, board, k: api.best_move(board, k),
         replay=lambda position, solution: replay_marks(position[0], position[1], solution.line),
         malformed=st.tuples(
             st.one_of(junk, st.text(alphabet="xo.012/\n q", max_size=20)),
@@ -200,6 +206,8 @@ GAMES = [
         connect4_positions(),
         solve=lambda api, columns, w, h: api.solve(columns, width=w, height=h),
         analyze=lambda api, columns, w, h: api.analyze(columns, width=w, height=h),
+        ranked_moves=lambda api, columns, w, h: api.ranked_moves(columns, width=w, height=h),
+        best_move=lambda api, columns, w, h: api.best_move(columns, width=w, height=h),
         replay=lambda position, solution: replay_columns(position, solution.line),
         malformed=st.tuples(
             st.one_of(junk, st.text(alphabet="0123456789xo./\n q", max_size=20)),
@@ -213,6 +221,9 @@ GAMES = [
         footholds_positions(),
         solve=lambda api, board, a, b: api.solve(board, a, b),
         analyze=lambda api, board, a, b: api.analyze(board, a, b),
+        ranked_moves=lambda api, board, a, b: api.ranked_moves(board, a, b),
+        # The best move footholds prefers: solve's line starts with it.
+        best_move=lambda api, board, a, b: next(iter(api.solve(board, a, b).line), None),
         replay=_replay_footholds,
         malformed=st.tuples(
             st.one_of(junk, st.text(alphabet="01/\n x2", max_size=20)), locations, locations

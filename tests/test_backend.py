@@ -71,7 +71,9 @@ POSITION = {"Position"}
 
 #: The functions a given ``tablebase=`` answers: m,n,k's wrap the backend's own, which they
 #: call when none is given.
-TABLE_ANSWERED = {"mnk": {"solve", "solve_empty", "analyze", "best_move", "batch_solve"}}
+TABLE_ANSWERED = {
+    "mnk": {"solve", "solve_empty", "analyze", "ranked_moves", "best_move", "batch_solve"}
+}
 
 
 def test_public_functions_come_from_the_chosen_backend() -> None:

@@ -41,6 +41,14 @@ def test_backends_agree_and_lines_play_out(name: str, data: st.DataObject) -> No
     assert solution == game.solve(python_api, *position)
     analysis = game.analyze(rust_api, *position)
     assert analysis == game.analyze(python_api, *position)
+    ranked = game.ranked_moves(rust_api, *position)
+    assert ranked == game.ranked_moves(python_api, *position)
+    # Ranked: the analysis, best first, the first the move best_move takes.
+    assert {move: (value, plies) for move, value, plies in ranked} == analysis
+    assert len(ranked) == len(analysis)
+    order = [rank((value, plies)) for _, value, plies in ranked]
+    assert order == sorted(order, reverse=True)
+    assert (ranked[0][0] if ranked else None) == game.best_move(rust_api, *position)
 
     over, winner, played = game.replay(position, solution)
     assert over and played == solution.plies == len(solution.line)

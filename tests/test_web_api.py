@@ -24,6 +24,7 @@ from perfectplay._kernel import backend as _backend
 from perfectplay._kernel import play as _play
 from perfectplay._kernel.backend import BACKENDS
 from perfectplay._registry import GAMES
+from perfectplay.web import DEFAULT_NODE_LIMIT, _jobs
 from web_server import Server, running
 
 # The servers here run on the compiled core unless a test says otherwise; the ``server``
@@ -435,3 +436,21 @@ def test_a_cheap_request_does_not_wait_behind_long_searches() -> None:
             status, answer = server.get(query, timeout=10)
             assert status == 200 and answer["moves"], query
         assert not all(future.done() for future in slow)
+
+
+def test_each_request_is_answered_once_where_its_cost_calls_for() -> None:
+    """The server answers what a table answers and the searches its game calls cheap itself;
+    every other request goes to a search process from the start, never searched first here."""
+    searcher = _jobs.Searcher(DEFAULT_NODE_LIMIT, (), game_limits=True)
+
+    def costs_little(name: str, options: dict[str, str], moves: list[int]) -> bool:
+        return searcher.costs_little(_jobs.Request.read(name, options, "", moves))
+
+    assert costs_little("tictactoe", {}, [4])
+    assert costs_little("connect4", {}, [3, 3, 2])  # the books reach its moves
+    assert costs_little("connect4", {"width": "4", "height": "4"}, [])  # 16 cells
+    assert costs_little("mnk", {"rows": "4", "cols": "4", "k": "4"}, [0, 5, 10, 15, 1])
+    assert costs_little("footholds", {}, [])
+    assert not costs_little("connect4", {}, [0, 1, 0, 1, 1, 0, 1, 0, 2, 3, 3, 2, 5, 6])
+    assert not costs_little("connect4", {"width": "8", "height": "7"}, [])
+    assert not costs_little("mnk", {"rows": "7", "cols": "7", "k": "5"}, [24])

@@ -281,6 +281,22 @@ pub fn analyze<R: Rules, A: Answers<R>>(
     Ok(answers)
 }
 
+/// Every move's answer best first: the higher value first; among wins the quicker, among
+/// draws and losses the longer; then the game's preference ([`Rules::preference`]), then the
+/// lower move. The order the board shows and a ranked reply reads.
+pub fn rank(answers: &mut [MoveAnswer], preference: impl Fn(u8) -> u32) {
+    answers.sort_by_key(|answer| {
+        let plies = i64::from(answer.plies);
+        let quickest = if answer.value > 0 { plies } else { -plies };
+        (
+            std::cmp::Reverse(answer.value),
+            quickest,
+            preference(answer.cell),
+            answer.cell,
+        )
+    });
+}
+
 /// The best move the game prefers ([`Rules::preference`]), `None` once the game is over.
 pub fn best_move<R: Rules, A: Answers<R>>(
     search: &mut Game<R, A>,

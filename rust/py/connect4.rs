@@ -44,6 +44,14 @@ bindings! {
         Names::X_O.analysis(py, answer(py, position, &options, Call::analyze)?)
     }
 
+    /// [(column, value for the player making the move, plies from now with it)] for every
+    /// legal column, best first: the higher value; among wins the quicker, among draws and
+    /// losses the longer; then nearest the centre (the left one of two).
+    #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
+    fn ranked_moves(py, position; options = POSITION) -> Bound<'py, PyAny> {
+        Names::X_O.ranking(py, answer(py, position, &options, Call::ranked_moves)?)
+    }
+
     /// The best column nearest the centre (the left one of two), or None once the game is over.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn best_move(py, position; options = POSITION) -> Option<u8> {

@@ -236,6 +236,20 @@ impl Names {
         ))
     }
 
+    /// `[(move, value for the player making it, plies from now with it), ...]`, in the
+    /// answers' order.
+    pub fn ranking<'py>(
+        &self,
+        py: Python<'py>,
+        answers: Vec<MoveAnswer>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let result = PyList::empty(py);
+        for answer in answers {
+            result.append((self.show(py, answer.cell)?, answer.value, answer.plies))?;
+        }
+        Ok(result.into_any())
+    }
+
     /// `{move: (value for the player making it, plies from now with it)}`.
     pub fn analysis<'py>(
         &self,

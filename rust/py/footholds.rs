@@ -45,6 +45,17 @@ bindings! {
         names(&game).analysis(py, answers)
     }
 
+    /// [((row, col), value for A, plies from now with it)] for each of A's first moves, best
+    /// first: the higher value; among wins the quicker, among losses the longer; then the
+    /// lower cell.
+    #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
+    fn ranked_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
+        let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
+        let answers =
+            search_detached(py, limit, |budget| game.search(search::ranked_moves, budget))?;
+        names(&game).ranking(py, answers)
+    }
+
     /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
     /// flat cells `row * cols + col`, values from A's side.
     #[pyo3(text_signature = "(boards, alocs, blocs, *, moves=False, threads=None, node_limit=None, errors='raise', progress=False)")]

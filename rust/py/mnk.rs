@@ -53,6 +53,15 @@ bindings! {
         answer(py, call, Call::analyze, |names, answers| names.analysis(py, answers))
     }
 
+    /// [((row, col), value for the player making the move, plies from now with it)] for every
+    /// move, best first: the higher value; among wins the quicker, among draws and losses the
+    /// longer; then the lower cell.
+    #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
+    fn ranked_moves(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
+        let call = of_board(board, k, &options)?;
+        answer(py, call, Call::ranked_moves, |names, answers| names.ranking(py, answers))
+    }
+
     /// The first best move as (row, col), or None once the game is over.
     #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn best_move(py, board, k; options = BOARD) -> Bound<'py, PyAny> {

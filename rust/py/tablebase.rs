@@ -74,6 +74,15 @@ bindings! {
         Names::grid(["x", "o"], tiers.geometry.cols).analysis(py, probe.analyze(board)?)
     }
 
+    /// Every legal move's (move, value for its player, plies from now), best first, from the
+    /// table.
+    fn ranked_moves(py, data: Data<'py>, rows, cols, k, board) -> Bound<'py, PyAny> {
+        let tiers = tiers(rows, cols, k)?;
+        let (data, board) = (data.as_slice()?, to_item(board)?);
+        let (mut probe, board) = Probe::at(&tiers, data, &board)?;
+        Names::grid(["x", "o"], tiers.geometry.cols).ranking(py, probe.ranked_moves(board)?)
+    }
+
     /// Labels boards ``(N, rows, cols)`` of codes (any integer dtype, read in place) from the
     /// table: the arrays of a ``BatchSolution`` (the best moves only with ``best``, the moves'
     /// answers only with ``moves``, None otherwise). Status 1 marks a row with a code other

@@ -39,6 +39,10 @@ bindings! {
         Names::X_O.analysis(py, game::analyze(code(board)?)?)
     }
 
+    fn ranked_moves(py, board) -> Bound<'py, PyAny> {
+        Names::X_O.ranking(py, game::ranked_moves(code(board)?)?)
+    }
+
     fn to_move(_py, board) -> Option<&'static str> {
         let player = game::to_move(code(board)?)?;
         Ok(player.map(|player| Names::X_O.player(player)))

@@ -92,6 +92,27 @@ def analyze(
     return answers
 
 
+def ranked(
+    game: Game[Position],
+    root: Position,
+    move_form: Callable[[int], Move],
+    preference: Preference = None,
+) -> list[tuple[Move, int, int]]:
+    """[(move, value for the player making it, plies from now with it)] for every legal move,
+    best first: the higher value; among wins the quicker, among draws and losses the longer;
+    then the lowest ``preference`` (Rust's ``driver::rank``), then the lower cell."""
+    answers = []
+    for cell in game.moves(root):
+        child = game.play(root, cell)
+        result = game.score(child)
+        value, plies = -score.value(result), 1 + score.plies(result, game.cells_left(child))
+        quickest = plies if value > 0 else -plies
+        order = (-value, quickest, 0 if preference is None else preference(cell), cell)
+        answers.append((order, move_form(cell), value, plies))
+    answers.sort(key=lambda answer: answer[0])
+    return [(move, value, plies) for _, move, value, plies in answers]
+
+
 def best_move(game: Game[Position], root: Position, preference: Preference = None) -> int | None:
     return _preferred(best_moves(game, root), preference)
 

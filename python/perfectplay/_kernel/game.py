@@ -120,6 +120,10 @@ class Game:
     #: Nodes the board's search processes may take for one of its positions, when more than
     #: the server's limit: Connect Four's books leave at most about 10^8 to any 7x6 position.
     board_node_limit: int | None = None
+    #: Does a search of this position cost little (milliseconds, a few hundred at most)? The
+    #: web board answers those in its server process, never queued behind long searches; the
+    #: rest in its search processes, which it can stop. None: no search is known to be cheap.
+    searches_little: Callable[[Any], bool] | None = None
     #: The game's own score of a move (Pons' score for Connect Four), from the position, the
     #: move's value and plies; None: the game has none beyond value and plies.
     move_score: Callable[[Any, int, int], int] | None = None

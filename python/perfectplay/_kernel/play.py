@@ -50,21 +50,11 @@ def replay(game: Game, options: Mapping[str, Any], start: str, actions: Sequence
 
 
 def rank(position: Any, **options: Any) -> list[Ranked]:
-    """Every legal move, best first: the higher value first; among wins the quicker, among
-    draws and losses the longer; then as ``best_move`` prefers (the lowest action; in Connect
-    Four the column nearest the centre)."""
-    answers = position.analyze(**options)
-    moves = [
+    """Every legal move, best first, as the core ranks them (``Position.ranked_moves``)."""
+    return [
         Ranked(position.action(move), move, value, plies)
-        for move, (value, plies) in answers.items()
+        for move, value, plies in position.ranked_moves(**options)
     ]
-
-    def order(m: Ranked) -> tuple[int, int, int, int]:
-        quickest = m.plies if m.value > 0 else -m.plies
-        return (-m.value, quickest, position._preference(m.action), m.action)
-
-    moves.sort(key=order)
-    return moves
 
 
 def value_of(position: Any, ranked: Sequence[Ranked]) -> tuple[int, int]:

@@ -154,6 +154,8 @@ def _answer(position: BasePosition[Any], question: str, options: tuple[Any, ...]
         return position._solve(**kwargs)
     if question == "best_moves":
         return position._best_moves(**kwargs)
+    if question == "ranked_moves":
+        return tuple(position._ranked_moves(**kwargs))
     return position._analyze(**kwargs)
 
 
@@ -228,10 +230,8 @@ class BasePosition(ABC, Generic[Move]):
     @abstractmethod
     def _analyze(self, **options: Any) -> dict[Move, tuple[int, int]]: ...
 
-    def _preference(self, action: int) -> int:
-        """Of several best moves, the one of lowest preference is shown first, as ``best_move``
-        takes it: by default the lowest action."""
-        return action
+    @abstractmethod
+    def _ranked_moves(self, **options: Any) -> list[tuple[Move, int, int]]: ...
 
     def _best_moves(self, **options: Any) -> tuple[Move, ...]:
         # A game whose solution's line costs much more than its best moves answers them apart.
@@ -341,6 +341,16 @@ class BasePosition(ABC, Generic[Move]):
             self, "analyze", tuple(sorted(options.items()))
         )
         return dict(result)
+
+    def ranked_moves(self, **options: Any) -> list[tuple[Move, int, int]]:
+        """[(move, value for the side making it, plies from now with it)] for every legal move,
+        best first: the higher value; among wins the quicker, among draws and losses the
+        longer; then the move ``best_move`` prefers (the lowest; in Connect Four the column
+        nearest the centre)."""
+        result: tuple[tuple[Move, int, int], ...] = _answer(
+            self, "ranked_moves", tuple(sorted(options.items()))
+        )
+        return list(result)
 
     def to_array(self) -> npt.NDArray[np.uint8]:
         """The board as the game's numpy codes, shape ``(rows, cols)``, row 0 on top."""

@@ -155,9 +155,6 @@ class Position(BasePosition[int]):
     def _action_of_move(self, move: Any) -> int:
         return check_action(move, self.cols, f"a column number 0..{self.cols - 1}")
 
-    def _preference(self, action: int) -> int:
-        return self._shape.preference(action)
-
     @property
     def legal_moves(self) -> tuple[int, ...]:
         return tuple(self._legal)
@@ -216,6 +213,9 @@ class Position(BasePosition[int]):
 
     def _analyze(self, **options: Any) -> dict[int, tuple[int, int]]:
         return analyze(self.text(), **options)
+
+    def _ranked_moves(self, **options: Any) -> list[tuple[int, int, int]]:
+        return ranked_moves(self.text(), **options)
 
     def _best_moves(self, **options: Any) -> tuple[int, ...]:
         return best_moves(self.text(), **options)

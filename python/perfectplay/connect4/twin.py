@@ -40,6 +40,7 @@ __all__ = [
     "clear_tables",
     "is_reachable",
     "random_positions",
+    "ranked_moves",
     "score",
     "solve",
     "value",
@@ -139,6 +140,15 @@ def analyze(position: Any, **options: Unpack[SearchOptions]) -> dict[int, tuple[
     """{column: (value for the player making it, plies from now with it)} for every move."""
     call = _Call(position, options, "analyze", POSITION)
     return driver.analyze(call.search, call.root, _column)
+
+
+@takes(POSITION)
+def ranked_moves(position: Any, **options: Unpack[SearchOptions]) -> list[tuple[int, int, int]]:
+    """[(column, value for the player making the move, plies from now with it)] for every
+    legal column, best first: the higher value; among wins the quicker, among draws and losses
+    the longer; then nearest the centre (the left one of two)."""
+    call = _Call(position, options, "ranked_moves", POSITION)
+    return driver.ranked(call.search, call.root, _column, call.shape.preference)
 
 
 @takes(POSITION)

@@ -179,6 +179,14 @@ class Position(RowColPosition):
             self.text(), self._move_of_action(me), self._move_of_action(other), **options
         )
 
+    def _ranked_moves(self, **options: Any) -> list[tuple[tuple[int, int], int, int]]:
+        me, other = self._here()
+        if not self.standing >> me & 1:
+            return []
+        return ranked_moves(
+            self.text(), self._move_of_action(me), self._move_of_action(other), **options
+        )
+
     def _batch_fields(self) -> tuple[dict[str, Any], dict[str, Any]]:
         # A batch row is a game with its first player to move: the mover's piece is "A".
         me, other = self._here()

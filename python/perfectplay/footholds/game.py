@@ -38,6 +38,8 @@ GAME = Game(
     stress=PROBLEMS,
     parse={"board": str, "aloc": parse_location, "bloc": parse_location},
     read=_read,
+    # The judge's boards, up to 5x5, take a millisecond at most.
+    searches_little=lambda here: here.cells <= 25,
     read_help="BOARD ALOC BLOC [A|B] such as '111/111/111 1,0 1,2 A' (1 foothold, 0 hole)",
     option_help={
         "board": "rows of 1 (foothold) and 0 (hole) split by /, such as 111/101/111",

@@ -24,7 +24,7 @@ from perfectplay.errors import SearchLimitExceeded
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["analyze", "batch_solve", "random_positions", "solve", "total_moves"]
+__all__ = ["analyze", "batch_solve", "random_positions", "ranked_moves", "solve", "total_moves"]
 
 
 class _FootholdReader(CellReader[bool]):
@@ -164,6 +164,17 @@ def analyze(
     """{(row, col): (value for A, plies from now with that move)} for each of A's first moves."""
     parsed, search, root = _start(board, aloc, bloc, options, "analyze")
     return driver.analyze(search, root, parsed.row_col)
+
+
+@takes(("node_limit",))
+def ranked_moves(
+    board: Any, aloc: Any, bloc: Any, **options: Unpack[SearchOptions]
+) -> list[tuple[tuple[int, int], int, int]]:
+    """[((row, col), value for A, plies from now with it)] for each of A's first moves, best
+    first: the higher value; among wins the quicker, among losses the longer; then the lower
+    cell."""
+    parsed, search, root = _start(board, aloc, bloc, options, "ranked_moves")
+    return driver.ranked(search, root, parsed.row_col)
 
 
 def _nested(item: Any) -> bool:

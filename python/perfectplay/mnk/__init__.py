@@ -35,6 +35,7 @@ _TABLE_ANSWERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "solve": (rules.BOARD, ()),
     "solve_empty": (rules.BOARD, ()),
     "analyze": (rules.BOARD, ()),
+    "ranked_moves": (rules.BOARD, ()),
     "best_move": (rules.BOARD, ()),
     "batch_solve": (rules.BATCH, ("moves", "errors", "threads", "progress")),
 }
@@ -253,6 +254,9 @@ class Position(MarkPosition[tuple[int, int]], RowColPosition):
 
     def _analyze(self, **options: Any) -> dict[tuple[int, int], tuple[int, int]]:
         return analyze(self.text(), self.k, **options)
+
+    def _ranked_moves(self, **options: Any) -> list[tuple[tuple[int, int], int, int]]:
+        return ranked_moves(self.text(), self.k, **options)
 
     def __repr__(self) -> str:
         return f"mnk.Position({self.text()!r}, k={self.k})  # {self._status_text()}"

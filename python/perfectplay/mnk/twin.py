@@ -27,6 +27,7 @@ __all__ = [
     "breaker_proof",
     "is_reachable",
     "random_positions",
+    "ranked_moves",
     "solve",
     "solve_empty",
 ]
@@ -269,6 +270,18 @@ def analyze(
     checked = Options.read(options, "analyze", BOARD)
     call = _call(board, k, checked)
     return driver.analyze(call.search, call.root, call.move_form)
+
+
+@takes(BOARD)
+def ranked_moves(
+    board: Any, k: int, **options: Unpack[SearchOptions]
+) -> list[tuple[tuple[int, int], int, int]]:
+    """[((row, col), value for the player making the move, plies from now with it)] for every
+    move, best first: the higher value; among wins the quicker, among draws and losses the
+    longer; then the lower cell."""
+    checked = Options.read(options, "ranked_moves", BOARD)
+    call = _call(board, k, checked)
+    return driver.ranked(call.search, call.root, call.move_form)
 
 
 @takes(BOARD)

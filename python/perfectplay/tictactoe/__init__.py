@@ -93,6 +93,11 @@ class Position(MarkPosition[int]):
             raise TypeError(f"tic-tac-toe solves from its table and takes no options: {options}")
         return analyze(self.text())
 
+    def _ranked_moves(self, **options: Any) -> list[tuple[int, int, int]]:
+        if options:
+            raise TypeError(f"tic-tac-toe solves from its table and takes no options: {options}")
+        return ranked_moves(self.text())
+
     def __repr__(self) -> str:
         return f"tictactoe.Position({self.text()!r})  # {self._status_text()}"
 

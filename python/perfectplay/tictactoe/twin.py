@@ -33,6 +33,7 @@ __all__ = [
     "is_valid_final",
     "outcome",
     "random_positions",
+    "ranked_moves",
     "solve",
     "to_move",
     "value",
@@ -151,6 +152,13 @@ def best_move(board: Any) -> int | None:
 def analyze(board: Any) -> dict[int, tuple[int, int]]:
     """{move: (value for the player making it, plies from now with that move)} for every move."""
     return driver.analyze(_SEARCH, _Position(board).root, _cell)
+
+
+def ranked_moves(board: Any) -> list[tuple[int, int, int]]:
+    """[(move, value for the player making it, plies from now with it)] for every move, best
+    first: the higher value; among wins the quicker, among draws and losses the longer; then
+    the lower cell."""
+    return driver.ranked(_SEARCH, _Position(board).root, _cell)
 
 
 def to_move(board: Any) -> Literal["x", "o"] | None:

@@ -19,10 +19,12 @@ The API (every answer JSON; bad input a 4xx whose ``error`` is the library's mes
   their counts by value and plies; ``GET /api/tablebase/examples?rows=&cols=&k=&value=&plies=``
   boards of one count.
 
-Searches run in worker processes, under the node limit and the time bound; a search whose
-client leaves, or that overruns the bound, is stopped by ending its process. An ``analyze`` or
-``agent`` request that needs at most ``FAST_NODES`` nodes (what the tables and opening books
-hold) is answered in the server itself, so it never waits behind long searches. A client has
+Every request is answered once, where its cost calls for: what a table answers (tic-tac-toe, a
+loaded tablebase) and the searches the game says cost little (``Game.searches_little``: a 7x6
+Connect Four position the opening books reach, a nearly full board) in the server itself, so
+they never wait behind long searches; every other search in a search process, under the node
+limit and the time bound, where a search whose client leaves, or that overruns the bound, is
+stopped by ending its process. A client has
 ``header_seconds`` to send a request's headers; past ``connections`` open connections,
 requests are answered 503.
 """
@@ -67,10 +69,6 @@ MOST_QUERY = 4096
 DEFAULT_HEADER_SECONDS = 10.0
 #: Open connections past which requests are answered 503 (Service Unavailable).
 DEFAULT_CONNECTIONS = 500
-#: Nodes a search may take in the server itself, before a search process is asked: what the
-#: tables and books already hold (tic-tac-toe, a Connect Four opening) is answered at once,
-#: never queued behind long searches.
-FAST_NODES = 20_000
 
 _NEEDS = "the board needs Starlette and uvicorn: pip install 'perfectplay[web]'"
 _STATUS = {"ValueError": 400, "TypeError": 400, "IllegalPosition": 400}
@@ -154,23 +152,31 @@ def create_app(
         table.verify()
     static = resources.files("perfectplay.web").joinpath("static")
     pages = {route: (_page(static.joinpath(name)), kind) for route, (name, kind) in _STATIC.items()}
-    pool = Pool(workers or os.cpu_count() or 1, node_limit, paths)
+    pool = Pool(workers or os.cpu_count() or 1, node_limit)
 
     def refused(error: _Refused) -> Response:
         return JSONResponse({"error": error.message, "type": error.kind}, error.status)
 
-    # Answers within FAST_NODES, in the server: cheap requests never wait for a process.
-    fast = _jobs.Searcher(min(FAST_NODES, node_limit), tables)
+    # The server's own answers: the tables, and the searches that cost little.
+    here = _jobs.Searcher(node_limit, tables, game_limits=True)
+
+    async def in_server(job: str, arguments: tuple[Any, ...]) -> Any:
+        try:
+            return await asyncio.to_thread(getattr(_jobs, job), here, *arguments)
+        except (ValueError, TypeError, SearchLimitExceeded) as error:
+            kind = type(error).__name__
+            raise _Refused(_STATUS.get(kind, 422), kind, str(error)) from None
 
     async def searched(request: Request, job: str, arguments: tuple[Any, ...]) -> Any:
-        if job in ("analyze", "agent"):
-            try:
-                return await asyncio.to_thread(getattr(_jobs, job), fast, *arguments)
-            except SearchLimitExceeded:
-                pass  # a search process takes it
-            except (ValueError, TypeError) as error:
-                kind = type(error).__name__
-                raise _Refused(_STATUS.get(kind, 400), kind, str(error)) from None
+        """``_jobs.<job>`` answered once: in the server if its cost allows, else in a search
+        process."""
+        try:
+            cheap = await asyncio.to_thread(here.costs_little, arguments[0])
+        except (ValueError, TypeError) as error:
+            kind = type(error).__name__
+            raise _Refused(_STATUS.get(kind, 400), kind, str(error)) from None
+        if cheap:
+            return await in_server(job, arguments)
         try:
             return await pool.run(job, arguments, seconds, request.is_disconnected)
         except Failed as failed:
@@ -243,13 +249,13 @@ def create_app(
         return _int(query, "rows"), _int(query, "cols"), _int(query, "k")
 
     async def stats(request: Request) -> Any:
-        return await searched(request, "stats", size(request.query_params))
+        return await in_server("stats", size(request.query_params))
 
     async def examples(request: Request) -> Any:
         query = request.query_params
         most = min(_int(query, "most"), 50) if "most" in query else 8
         chosen = (_int(query, "value"), _int(query, "plies"), most)
-        return await searched(request, "examples", (*size(query), *chosen))
+        return await in_server("examples", (*size(query), *chosen))
 
     async def page(request: Request) -> Response:
         body, kind = pages[request.url.path]
@@ -260,7 +266,7 @@ def create_app(
         await pool.start()
         # The server's own first answers load what they need (Connect Four's books) while it
         # already takes requests: a request before that waits for it, none is refused.
-        warming = asyncio.ensure_future(asyncio.to_thread(_jobs.warm_up, fast))
+        warming = asyncio.ensure_future(asyncio.to_thread(_jobs.warm_up, here))
         try:
             yield
         finally:

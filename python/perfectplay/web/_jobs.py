@@ -148,6 +148,16 @@ class Searcher:
             return {"node_limit": limit}, "search"
         return {}, "table"
 
+    def costs_little(self, request: Request) -> bool:
+        """Is the request's answer cheap enough to give in the calling process (the server):
+        read from a table, or a search its game says costs little?"""
+        here = request.position()
+        _, source = self._options(request, here)
+        if source != "search" or here.is_over:
+            return True
+        searches_little = request.game.searches_little
+        return searches_little is not None and searches_little(here)
+
     def _analyze(self, request: Request) -> dict[str, Any]:
         here = request.position()
         options, source = self._options(request, here)

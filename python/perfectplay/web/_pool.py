@@ -10,11 +10,10 @@ import multiprocessing
 import signal
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from perfectplay import tablebase
 from perfectplay.web import _jobs
 
 __all__ = ["Abandoned", "Busy", "Failed", "Pool", "TooSlow"]
@@ -42,13 +41,13 @@ class Failed(Exception):
         self.kind, self.message = kind, message
 
 
-def _work(connection: Connection, node_limit: int, tablebase_paths: Sequence[str]) -> None:
-    """A search process: answers jobs until the server closes its end (or dies)."""
+def _work(connection: Connection, node_limit: int) -> None:
+    """A search process: answers jobs until the server closes its end (or dies). The
+    tablebases stay with the server, which answers from them itself."""
     # Ctrl-C in the server's terminal reaches the whole process group; the server ends us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    tables = [tablebase.load(path) for path in tablebase_paths]
-    searcher = _jobs.Searcher(node_limit, tables, game_limits=True)
+    searcher = _jobs.Searcher(node_limit, (), game_limits=True)
     _jobs.warm_up(searcher)
     while True:
         try:
@@ -68,11 +67,9 @@ def _work(connection: Connection, node_limit: int, tablebase_paths: Sequence[str
 
 
 class _Worker:
-    def __init__(self, context: Any, node_limit: int, tablebase_paths: Sequence[str]) -> None:
+    def __init__(self, context: Any, node_limit: int) -> None:
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(
-            target=_work, args=(theirs, node_limit, list(tablebase_paths)), daemon=True
-        )
+        self.process = context.Process(target=_work, args=(theirs, node_limit), daemon=True)
         self.process.start()
         theirs.close()
 
@@ -83,18 +80,18 @@ class _Worker:
 
 
 class Pool:
-    """``size`` search processes, each with the node limit and the tablebases."""
+    """``size`` search processes, each with the node limit."""
 
-    def __init__(self, size: int, node_limit: int, tablebase_paths: Sequence[str]) -> None:
+    def __init__(self, size: int, node_limit: int) -> None:
         self._context = multiprocessing.get_context("spawn")
-        self._arguments = (node_limit, list(tablebase_paths))
+        self._node_limit = node_limit
         self._size = size
         self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
         self._all: set[_Worker] = set()
         self._replacing: set[asyncio.Future[None]] = set()
 
     def _spawn(self) -> _Worker:
-        worker = _Worker(self._context, *self._arguments)
+        worker = _Worker(self._context, self._node_limit)
         self._all.add(worker)
         return worker
 

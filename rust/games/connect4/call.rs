@@ -83,6 +83,15 @@ impl Call {
         })
     }
 
+    /// Every legal column's answer, best first ([`driver::rank`]: centre-out among equals).
+    pub fn ranked_moves(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        let mut answers = self.analyze(books, budget)?;
+        driver::rank(&mut answers, |col| {
+            driver::Rules::preference(&self.shape, col)
+        });
+        Ok(answers)
+    }
+
     pub fn best_move(&self, books: Books<'_>, budget: &mut Budget) -> Result<Option<u8>> {
         self.run(books, budget, |game, root| {
             Ok(driver::best_move(game, root, &AsGiven)?)

@@ -789,6 +789,18 @@ pub fn analyze(board: &Board, a: u8, b: u8, budget: &mut Budget) -> Result<Vec<M
     })
 }
 
+/// Each of A's first moves with its answer, best first ([`driver::rank`]).
+pub fn ranked_moves(
+    board: &Board,
+    a: u8,
+    b: u8,
+    budget: &mut Budget,
+) -> Result<Vec<MoveAnswer>, Error> {
+    let mut answers = analyze(board, a, b, budget)?;
+    driver::rank(&mut answers, |_| 0);
+    Ok(answers)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

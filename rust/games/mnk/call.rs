@@ -5,7 +5,7 @@
 use crate::engine::batch::{self, Parsed};
 use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
-use crate::engine::driver::{MoveAnswer, Solution};
+use crate::engine::driver::{self, MoveAnswer, Solution};
 use crate::engine::error::Result;
 use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
@@ -73,6 +73,13 @@ impl Call {
 
     pub fn analyze(&self, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
         self.query.analyze(TableUse::Kept(self.table_bytes), budget)
+    }
+
+    /// Every legal move's answer, best first ([`driver::rank`]: the lower cell among equals).
+    pub fn ranked_moves(&self, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        let mut answers = self.analyze(budget)?;
+        driver::rank(&mut answers, |_| 0);
+        Ok(answers)
     }
 
     pub fn best_move(&self, budget: &mut Budget) -> Result<Option<u8>> {

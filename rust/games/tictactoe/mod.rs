@@ -245,6 +245,13 @@ pub fn analyze(code: usize) -> Result<Vec<MoveAnswer>> {
     answered(code, |game, board| driver::analyze(game, board, &AsGiven))
 }
 
+/// Each legal move's answer, best first ([`driver::rank`]).
+pub fn ranked_moves(code: usize) -> Result<Vec<MoveAnswer>> {
+    let mut answers = analyze(code)?;
+    driver::rank(&mut answers, |_| 0);
+    Ok(answers)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -230,6 +230,15 @@ class Tablebase:
         )
         return result
 
+    def ranked_moves(self, board: Any, k: Any = None) -> list[tuple[tuple[int, int], int, int]]:
+        """Every legal move's (move, value for its player, plies from now), best first, as
+        ``mnk.ranked_moves`` gives them."""
+        self._ready(k)
+        result: list[tuple[tuple[int, int], int, int]] = _core().ranked_moves(
+            self.data, self.rows, self.cols, self.k, board
+        )
+        return result
+
     def solve_empty(self, rows: Any, cols: Any, k: Any = None) -> Solution[tuple[int, int]]:
         """The empty board solved; ``rows`` and ``cols`` must be the table's."""
         rows, cols = args.int_arg(rows, "rows"), args.int_arg(cols, "cols")

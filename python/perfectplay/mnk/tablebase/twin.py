@@ -35,6 +35,7 @@ __all__ = [
     "check_sample",
     "label_rows",
     "position",
+    "ranked_moves",
     "sizes",
     "solve",
     "stats",
@@ -314,6 +315,14 @@ def analyze(
     table, root = _probe(data, rows, cols, k, board)
     cols_ = table.tiers.geometry.cols
     return driver.analyze(table, root, lambda cell: divmod(cell, cols_))
+
+
+def ranked_moves(
+    data: Any, rows: Any, cols: Any, k: Any, board: Any
+) -> list[tuple[tuple[int, int], int, int]]:
+    table, root = _probe(data, rows, cols, k, board)
+    cols_ = table.tiers.geometry.cols
+    return driver.ranked(table, root, lambda cell: divmod(cell, cols_))
 
 
 def label_rows(

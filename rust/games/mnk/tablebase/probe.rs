@@ -94,6 +94,13 @@ impl<'a> Probe<'a> {
         self.answered(|game| driver::analyze(game, &board, &AsGiven))
     }
 
+    /// Every legal move's answer, best first ([`driver::rank`]).
+    pub fn ranked_moves(&mut self, board: Board) -> Result<Vec<MoveAnswer>> {
+        let mut answers = self.analyze(board)?;
+        driver::rank(&mut answers, |_| 0);
+        Ok(answers)
+    }
+
     /// The stored score of a legal board; an entry that cannot be its score is noted as
     /// damage (see `finish`) and read as a draw.
     fn lookup(&mut self, board: &Board) -> Score {
