@@ -447,10 +447,11 @@ def test_each_request_is_answered_once_where_its_cost_calls_for() -> None:
         return searcher.costs_little(_jobs.Request.read(name, options, "", moves))
 
     assert costs_little("tictactoe", {}, [4])
-    assert costs_little("connect4", {}, [3, 3, 2])  # the books reach its moves
+    assert costs_little("connect4", {}, [3, 3, 2])  # 7x6: its books answer at every ply
+    assert costs_little("connect4", {}, [0, 1, 0, 1, 1, 0, 1, 0, 2, 3, 3, 2, 5, 6])
     assert costs_little("connect4", {"width": "4", "height": "4"}, [])  # 16 cells
     assert costs_little("mnk", {"rows": "4", "cols": "4", "k": "4"}, [0, 5, 10, 15, 1])
     assert costs_little("footholds", {}, [])
-    assert not costs_little("connect4", {}, [0, 1, 0, 1, 1, 0, 1, 0, 2, 3, 3, 2, 5, 6])
+    assert not costs_little("connect4", {"width": "6", "height": "7"}, [0, 1, 0, 1])
     assert not costs_little("connect4", {"width": "8", "height": "7"}, [])
     assert not costs_little("mnk", {"rows": "7", "cols": "7", "k": "5"}, [24])

@@ -43,9 +43,8 @@ GAME = Game(
     colours=("Red", "Yellow"),
     stone_colours=(STONES[1][0], STONES[2][0]),
     board_node_limit=400_000_000,
-    # Within the 7x6 books' reach (the moves lead to book positions), or a nearly full board.
-    searches_little=lambda here: (
-        ((here.cols, here.rows) == (7, 6) and here.played < 14) or here.cells - here.played <= 16
-    ),
+    # 7x6 with its books (answered at once at every ply: the benchmarks page), or a nearly
+    # full board.
+    searches_little=lambda here: (here.cols, here.rows) == (7, 6) or here.cells - here.played <= 16,
     move_score=lambda here, value, plies: move_pons(here.cells - here.played, value, plies),
 )

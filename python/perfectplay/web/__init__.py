@@ -160,9 +160,9 @@ def create_app(
     # The server's own answers: the tables, and the searches that cost little.
     here = _jobs.Searcher(node_limit, tables, game_limits=True)
 
-    async def in_server(job: str, arguments: tuple[Any, ...]) -> Any:
+    async def in_server(job: str, arguments: tuple[Any, ...], *, if_cheap: bool = False) -> Any:
         try:
-            return await asyncio.to_thread(getattr(_jobs, job), here, *arguments)
+            return await asyncio.to_thread(_jobs.run, here, job, arguments, if_cheap)
         except (ValueError, TypeError, SearchLimitExceeded) as error:
             kind = type(error).__name__
             raise _Refused(_STATUS.get(kind, 422), kind, str(error)) from None
@@ -170,13 +170,9 @@ def create_app(
     async def searched(request: Request, job: str, arguments: tuple[Any, ...]) -> Any:
         """``_jobs.<job>`` answered once: in the server if its cost allows, else in a search
         process."""
-        try:
-            cheap = await asyncio.to_thread(here.costs_little, arguments[0])
-        except (ValueError, TypeError) as error:
-            kind = type(error).__name__
-            raise _Refused(_STATUS.get(kind, 400), kind, str(error)) from None
-        if cheap:
-            return await in_server(job, arguments)
+        answered = await in_server(job, arguments, if_cheap=True)
+        if answered is not _jobs.COSTLY:
+            return answered
         try:
             return await pool.run(job, arguments, seconds, request.is_disconnected)
         except Failed as failed:

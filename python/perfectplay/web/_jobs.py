@@ -52,7 +52,14 @@ class Request:
         return GAMES[self.game_name]
 
     def position(self) -> Any:
-        return _play.replay(self.game, dict(self.options), self.start, self.moves)
+        return _replayed(self)
+
+
+@functools.lru_cache(maxsize=4096)
+def _replayed(request: Request) -> Any:
+    """The position of a request, kept: whether it costs little and its answer both read it,
+    and positions are immutable."""
+    return _play.replay(request.game, dict(request.options), request.start, request.moves)
 
 
 def describe_games() -> list[dict[str, Any]]:
@@ -196,6 +203,18 @@ class Searcher:
         if table is None:
             raise ValueError(f"no tablebase of {rows}x{cols} k={k} is loaded")
         return table
+
+
+#: What ``run`` answers for a costly request it was asked to answer only if cheap.
+COSTLY = object()
+
+
+def run(searcher: Searcher, job: str, arguments: tuple[Any, ...], if_cheap: bool = False) -> Any:
+    """``job(searcher, *arguments)``; with ``if_cheap``, only if the request (the first
+    argument) costs little, else ``COSTLY`` (one thread's work: the look and the answer)."""
+    if if_cheap and not searcher.costs_little(arguments[0]):
+        return COSTLY
+    return globals()[job](searcher, *arguments)
 
 
 def warm_up(searcher: Searcher) -> None:

@@ -6,11 +6,12 @@ interrupted from another thread; a process can always be stopped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import signal
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -64,6 +65,22 @@ def _work(connection: Connection, node_limit: int) -> None:
             connection.send(answer)
         except (BrokenPipeError, OSError):
             return
+
+
+@contextlib.contextmanager
+def _woken_by(connection: Connection) -> Iterator[asyncio.Event]:
+    """An event set as soon as ``connection`` has something to read, so an answer is taken
+    at once, not at the next look (where the loop cannot watch a file, at the next look)."""
+    loop, event = asyncio.get_running_loop(), asyncio.Event()
+    try:
+        loop.add_reader(connection.fileno(), event.set)
+    except NotImplementedError:
+        yield event
+        return
+    try:
+        yield event
+    finally:
+        loop.remove_reader(connection.fileno())
 
 
 class _Worker:
@@ -125,14 +142,16 @@ class Pool:
             raise Busy() from None
         try:
             worker.connection.send((job, arguments))
-            while not worker.connection.poll():
-                if not worker.process.is_alive():
-                    raise Failed("InternalError", "a search process ended unexpectedly")
-                if time.monotonic() > deadline:
-                    raise TooSlow()
-                if await gone():
-                    raise Abandoned()
-                await asyncio.sleep(_POLL)
+            with _woken_by(worker.connection) as answered:
+                while not worker.connection.poll():
+                    if not worker.process.is_alive():
+                        raise Failed("InternalError", "a search process ended unexpectedly")
+                    if time.monotonic() > deadline:
+                        raise TooSlow()
+                    if await gone():
+                        raise Abandoned()
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(answered.wait(), _POLL)
             status, payload = worker.connection.recv()
         except BaseException:
             # The process may still be searching: end it (asyncio cancellation included).
