@@ -249,6 +249,15 @@ def test_packaged_book_knows_the_empty_board(c4: Any) -> None:
     assert c4.best_move("", book=book) == 3
 
 
+def test_the_shipped_book_passes_every_check_a_start_skips() -> None:
+    """A start trusts the packaged book's structure to its SHA-256 (the file is the one
+    shipped); this is where the shipped file is walked whole, as any other book is on load."""
+    book = openings.packaged()
+    book._check()
+    rebuilt = openings.Book(7, 6, book.depth, book.keys, book.scores)  # walks it on creation
+    assert len(rebuilt) == len(book)
+
+
 def test_the_command_line_builds_and_verifies(tmp_path: Path) -> None:
     path = tmp_path / "cli.book"
     built = perfectplay_command(

@@ -8,7 +8,7 @@ and the frameworks that have it); each game's module is imported here.
 """
 
 import importlib
-import importlib.metadata
+from typing import Any
 
 from perfectplay import agents, tablebase
 from perfectplay._kernel.backend import BACKEND
@@ -17,11 +17,20 @@ from perfectplay._kernel.types import BatchSolution, Solution
 from perfectplay._registry import GAMES
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
 
-try:
-    # Written once, in Cargo.toml; the package's metadata carries it.
-    __version__ = importlib.metadata.version("perfectplay")
-except importlib.metadata.PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "unknown"
+
+def __getattr__(name: str) -> Any:
+    # The version is read from the package's metadata when asked for: reading the metadata
+    # costs more than the rest of a start needs.
+    if name == "__version__":
+        import importlib.metadata
+
+        try:
+            # Written once, in Cargo.toml; the package's metadata carries it.
+            return importlib.metadata.version("perfectplay")
+        except importlib.metadata.PackageNotFoundError:  # a source tree never installed
+            return "unknown"
+    raise AttributeError(f"module 'perfectplay' has no attribute {name!r}")
+
 
 for _name in GAMES:
     globals()[_name] = importlib.import_module(f"perfectplay.{_name}")

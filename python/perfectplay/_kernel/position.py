@@ -19,10 +19,10 @@ the same object for every game.
 from __future__ import annotations
 
 import functools
+import html
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
-from xml.sax.saxutils import escape
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,13 @@ from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.types import Solution
 
 __all__ = ["BasePosition", "RowColPosition", "accepts_positions", "check_action"]
+
+
+def _escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` escaped for SVG text, as ``xml.sax.saxutils.escape`` does
+    without importing urllib, http and ssl at every start."""
+    return html.escape(text, quote=False)
+
 
 Move = TypeVar("Move")
 P = TypeVar("P", bound="BasePosition[Any]")
@@ -445,8 +452,8 @@ class BasePosition(ABC, Generic[Move]):
                 x, y = _MARGIN + col * _CELL, _MARGIN + row * _CELL
                 letter, colour, word = VALUE_STYLE[value]
                 parts.append(
-                    f'<g class="annotation {word}"><title>{escape(repr(move))}: {word} '
-                    f"for {escape(str(self.to_move))}, {plies} plies</title>"
+                    f'<g class="annotation {word}"><title>{_escape(repr(move))}: {word} '
+                    f"for {_escape(str(self.to_move))}, {plies} plies</title>"
                     f'<rect x="{x + 6}" y="{y + 6}" width="{_CELL - 12}" height="{_CELL - 12}" '
                     f'rx="6" fill="{colour}" fill-opacity="0.85"/>'
                     f'<text x="{x + _CELL / 2}" y="{y + _CELL / 2 + 5}" text-anchor="middle" '
@@ -454,7 +461,7 @@ class BasePosition(ABC, Generic[Move]):
                 )
         parts.append(
             f'<text class="status" x="{_MARGIN}" y="{height - 8}" font-size="14" '
-            f'fill="#222">{escape(self._status_text())}</text>'
+            f'fill="#222">{_escape(self._status_text())}</text>'
         )
         parts.append("</svg>")
         return "".join(parts)
