@@ -386,3 +386,60 @@ def test_a_default_7x6_call_refuses_a_packaged_book_put_in_its_place(
     assert run.stdout.split() == ["-1"], run.stderr
     last = run.stderr.strip().splitlines()[-1]
     assert last.startswith(f"ValueError: the opening book {planted}"), last
+
+
+_PATHS = {
+    "deep": "deep_path",
+    "next": "next_path",
+    "fourteen": "fourteen_path",
+    "opening": "packaged_path",
+}
+
+
+def _first_error(backend: str, role: str, planted: Path) -> str:
+    """The last line a fresh process prints whose ``role`` book is ``planted`` when a default
+    7x6 call first reads the books."""
+    code = (
+        "from perfectplay.connect4 import openings\n"
+        f"openings.{_PATHS[role]} = lambda: {str(planted)!r}\n"
+        "from perfectplay._kernel.backend import implementation\n"
+        f"implementation('connect4', {backend!r}).score('4453')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    return run.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("role", list(_PATHS))
+def test_both_backends_refuse_a_damaged_shipped_book_alike(role: str, tmp_path: Path) -> None:
+    """The compiled core reads the shipped books itself, and the twin through this module: a
+    truncated or altered copy of any of the four is the same exception, with the same words,
+    naming the file, on both backends."""
+    source = Path(openings.shipped_files()[role]["path"])
+    data = source.read_bytes()
+    truncated, altered = tmp_path / "truncated", tmp_path / "altered"
+    truncated.write_bytes(data[: len(data) // 2])
+    changed = bytearray(data)
+    changed[len(changed) // 3] ^= 1
+    altered.write_bytes(bytes(changed))
+    for planted in (truncated, altered, tmp_path / "missing"):
+        rust, python = (_first_error(backend, role, planted) for backend in ("rust", "python"))
+        assert rust == python, (rust, python)
+        assert str(planted) in rust and rust.startswith(("ValueError", "FileNotFoundError"))
+
+
+@pytest.mark.compiled
+def test_the_compiled_core_reads_the_shipped_books_without_python_copies() -> None:
+    """A default 7x6 answer of the compiled core builds no Python book: the module's loaders
+    were never called (the twin's answer loads them)."""
+    code = (
+        "from perfectplay.connect4 import openings\n"
+        "from perfectplay._kernel.backend import implementation\n"
+        "assert implementation('connect4', 'rust').score('') == 1\n"
+        "print(openings.packaged.cache_info().misses, openings.deep.cache_info().misses)\n"
+        "assert implementation('connect4', 'python').score('44444') == -1\n"
+        "print(openings.packaged.cache_info().misses, openings.deep.cache_info().misses)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.split() == ["0", "0", "1", "1"], run.stderr

@@ -8,6 +8,10 @@ use std::fmt;
 pub enum Error {
     /// Input of the right type but the wrong shape or content (Python `ValueError`).
     Malformed(String),
+    /// A file the core reads is not there (Python `FileNotFoundError`).
+    Missing(String),
+    /// A file the core reads could not be read (Python `OSError`).
+    Unreadable(String),
     /// An argument of the wrong type altogether (Python `TypeError`).
     WrongType(String),
     /// A well-formed board that cannot arise in play (Python `perfectplay.IllegalPosition`).
@@ -23,9 +27,11 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Malformed(message) | Error::WrongType(message) | Error::Illegal(message) => {
-                f.write_str(message)
-            }
+            Error::Malformed(message)
+            | Error::Missing(message)
+            | Error::Unreadable(message)
+            | Error::WrongType(message)
+            | Error::Illegal(message) => f.write_str(message),
             Error::Stopped(Stop::NodeLimit(limit)) => {
                 write!(f, "search needed more than node_limit={limit} nodes")
             }

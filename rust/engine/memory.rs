@@ -66,6 +66,13 @@ pub fn zeroed<T: Zeroable>(len: usize) -> Result<Vec<T>, OutOfMemory> {
     Ok(unsafe { Vec::from_raw_parts(pointer, len, len) })
 }
 
+/// `bytes` read as the signed bytes they hold (scores a file keeps as `i8`), without a copy.
+pub fn as_signed(bytes: &[u8]) -> &[i8] {
+    // SAFETY: `u8` and `i8` have the same size and alignment and every bit pattern is a valid
+    // `i8`; the slice borrows the same memory for the same lifetime.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<i8>(), bytes.len()) }
+}
+
 /// An empty `Vec` with room for `len` items, or `OutOfMemory` when the allocation fails: for
 /// columns filled by pushing.
 pub fn with_room<T>(len: usize) -> Result<Vec<T>, OutOfMemory> {

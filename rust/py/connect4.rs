@@ -4,14 +4,14 @@ use crate::engine::budget::Budget;
 use crate::engine::error::Result as CoreResult;
 use crate::engine::perfect_hash::PerfectHash;
 use crate::engine::pool::Monitor;
-use crate::games::connect4::book::{Books, DeepBook, Fourteen, OwnedBooks};
+use crate::games::connect4::book::{Books, DeepBook, Fourteen};
 use crate::games::connect4::call::{self, BATCH, Call, POSITION};
+use crate::games::connect4::shipped::{ShippedBooks, ShippedFile, ShippedFiles, read_shipped};
 use crate::games::connect4::{self as game, DEFAULT, Shape, search};
 use crate::py::batch::{labelled, released, rows_arg, shaped};
 use crate::py::convert::{Names, search_detached, to_item};
 use crate::py::options::{Options, to_scalar};
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
@@ -122,8 +122,8 @@ bindings! {
 /// The books a call reads.
 enum BookChoice<'py> {
     None,
-    /// The packaged books, copied into the core once a process (so a call asks no Python).
-    Packaged(&'static OwnedBooks),
+    /// The packaged books, read by the core once a process (so a call asks no Python).
+    Packaged(&'static ShippedBooks),
     /// A given book's numpy arrays, read in place for the call.
     Given(BookArrays<'py>),
 }
@@ -218,7 +218,7 @@ fn book_arg<'py>(
     book: Option<&Bound<'py, PyAny>>,
     shape: &Shape,
 ) -> PyResult<BookChoice<'py>> {
-    static PACKAGED: PyOnceLock<OwnedBooks> = PyOnceLock::new();
+    static PACKAGED: PyOnceLock<ShippedBooks> = PyOnceLock::new();
     let book_for = |book: &Bound<'py, PyAny>| -> PyResult<Option<BookArrays<'py>>> {
         let openings = py.import("perfectplay.connect4.openings")?;
         let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
@@ -233,16 +233,55 @@ fn book_arg<'py>(
         _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(BookChoice::None),
         _ => {
             let packaged = PACKAGED.get_or_try_init(py, || {
-                match book_for(&PyString::new(py, "packaged"))? {
-                    Some(arrays) if arrays.deep.is_some() => {
-                        Ok(OwnedBooks::copy_of(arrays.books()?))
-                    }
-                    _ => Err(PyValueError::new_err(
-                        "the packaged book has no 12-ply book",
-                    )),
-                }
+                let openings = py.import("perfectplay.connect4.openings")?;
+                let files: ShippedFilesArg = openings.call_method0("shipped_files")?.extract()?;
+                let files = files.into_core();
+                Ok::<_, PyErr>(py.detach(|| read_shipped(&files))?)
             })?;
             Ok(BookChoice::Packaged(packaged))
+        }
+    }
+}
+
+/// `perfectplay.connect4.openings.shipped_files()`: where each shipped book is and what it
+/// must be.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ShippedFilesArg {
+    deep: ShippedFileArg,
+    next: ShippedFileArg,
+    fourteen: ShippedFileArg,
+    opening: ShippedFileArg,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ShippedFileArg {
+    path: String,
+    bytes: usize,
+    sha256: String,
+    named: String,
+    size_means: String,
+    fix: String,
+    not_ours: String,
+}
+
+impl ShippedFilesArg {
+    fn into_core(self) -> ShippedFiles {
+        let file = |arg: ShippedFileArg| ShippedFile {
+            path: arg.path,
+            bytes: arg.bytes,
+            sha256: arg.sha256,
+            named: arg.named,
+            size_means: arg.size_means,
+            fix: arg.fix,
+            not_ours: arg.not_ours,
+        };
+        ShippedFiles {
+            deep: file(self.deep),
+            next: file(self.next),
+            fourteen: file(self.fourteen),
+            opening: file(self.opening),
         }
     }
 }

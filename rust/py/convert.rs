@@ -9,7 +9,8 @@ use crate::engine::memory::{copied, with_room};
 use crate::input::{Item, MAX_CELLS};
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
-    PyException, PyKeyboardInterrupt, PyMemoryError, PyTypeError, PyValueError,
+    PyException, PyFileNotFoundError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyTypeError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -40,6 +41,8 @@ impl From<Error> for PyErr {
         }
         match cause {
             Error::Malformed(_) | Error::InRow(..) => PyValueError::new_err(message),
+            Error::Missing(_) => PyFileNotFoundError::new_err(message),
+            Error::Unreadable(_) => PyOSError::new_err(message),
             Error::WrongType(_) => PyTypeError::new_err(message),
             Error::Illegal(_) => IllegalPosition::new_err(message),
             Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err(message),

@@ -42,9 +42,12 @@ the package (``FOURTEEN_FILE``): Pons' score of each of the 21,675,617 children 
 book's positions that the side to move cannot win at once. It keeps no keys: the rules and
 the 13-ply book tell which positions it holds, and a perfect hash gives each one a slot
 (``write_14`` and ``read_14`` say how). ``deep()`` attaches it, checked by size, SHA-256
-(``FOURTEEN_SHA256``), header and score range. A 7x6 search then stops at 14 stones:
-positions with fewer are searched down to the books, those the packaged book holds are
-answered at once, and a search past 14 stones starts from the bound the 14-ply book gives.
+(``FOURTEEN_SHA256``), header and score range. The compiled core reads the shipped files
+itself, once a process, where ``shipped_files()`` says they are, checked by size and SHA-256 as
+this module checks them (the same errors, the same words): the twin and
+``packaged()``/``deep()`` read them here. A 7x6 search then stops at 14 stones: positions with
+fewer are searched down to the books, those the packaged book holds are answered at once, and a
+search past 14 stones starts from the bound the 14-ply book gives.
 """
 
 from __future__ import annotations
@@ -593,6 +596,7 @@ def load_deep(path: str | os.PathLike[str]) -> DeepBook:
 #: The 13-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
 NEXT_FILE = "connect4-7x6-13ply.scores"
 NEXT_SHA256 = "e857e57eac239578cf765d663e0c3eccc37d71a9ebaa413d024610b4025dd012"
+NEXT_BYTES = 29_406_293
 _REFETCH = (
     "reinstall perfectplay (pip install --force-reinstall perfectplay), or pass book=None to "
     "search without a book"
@@ -754,6 +758,7 @@ def with_fourteen(
 #: The 14-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
 FOURTEEN_FILE = "connect4-7x6-14ply.book14"
 FOURTEEN_SHA256 = "c2e12a32c02e87dea344da584059986b648fc6acf0aac5d1606c164bc7711343"
+FOURTEEN_BYTES = 31_315_885
 
 
 def _data_path(name: str) -> str:
@@ -770,10 +775,7 @@ def fourteen_path() -> str:
     return _data_path(FOURTEEN_FILE)
 
 
-@functools.cache
-def deep() -> DeepBook:
-    """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply and
-    14-ply books attached (all loaded and checked once)."""
+def _installed_deep_path() -> str:
     path = deep_path()
     if path is None:
         raise FileNotFoundError(
@@ -781,6 +783,14 @@ def deep() -> DeepBook:
             f"it (pip install {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or pass book=None to search "
             "without a book"
         )
+    return path
+
+
+@functools.cache
+def deep() -> DeepBook:
+    """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply and
+    14-ply books attached (all loaded and checked once)."""
+    path = _installed_deep_path()
     through_13 = with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
     return with_fourteen(through_13, fourteen_path(), sha256=FOURTEEN_SHA256)
 
@@ -914,6 +924,58 @@ def packaged() -> Book:
     """The 7x6 book that ships with perfectplay, the 12-ply book attached (``deep``): what a
     7x6 answer reads by default (both loaded and checked once)."""
     return load_packaged(packaged_path(), deep())
+
+
+def shipped_files() -> dict[str, dict[str, Any]]:
+    """Where each book a default 7x6 call reads is and what it must be, for the compiled core,
+    which reads and checks them itself (``rust/games/connect4/shipped.rs``): its path, size,
+    SHA-256, and the words of the errors that name it, as this module's readers word them."""
+    deep_file = _installed_deep_path()
+    files = {
+        "deep": (deep_file, DEEP_BYTES, DEEP_SHA256, "the 12-ply opening book", "", _REINSTALL),
+        "next": (
+            next_path(),
+            NEXT_BYTES,
+            NEXT_SHA256,
+            "the 13-ply opening book",
+            " (seven for each 12-ply entry)",
+            _REFETCH,
+        ),
+        "fourteen": (
+            fourteen_path(),
+            FOURTEEN_BYTES,
+            FOURTEEN_SHA256,
+            "the 14-ply opening book",
+            "",
+            _REFETCH,
+        ),
+        "opening": (
+            packaged_path(),
+            PACKAGED_BYTES,
+            PACKAGED_SHA256,
+            "the opening book",
+            "",
+            _REFETCH,
+        ),
+    }
+    shipped = {}
+    for role, (path, size, sha256, kind, size_means, fix) in files.items():
+        named = f"{kind} {path}"
+        not_ours = (
+            f"{named} is not {DEEP_DISTRIBUTION} {DEEP_VERSION}'s: {fix}"
+            if role == "deep"
+            else f"{named} is not the one this perfectplay shipped: {fix}"
+        )
+        shipped[role] = {
+            "path": os.fspath(path),
+            "bytes": size,
+            "sha256": sha256,
+            "named": named,
+            "size_means": size_means,
+            "fix": fix,
+            "not_ours": not_ours,
+        }
+    return shipped
 
 
 def packaged_path() -> str:

@@ -21,6 +21,7 @@ pub mod book;
 pub mod call;
 pub mod plain;
 pub mod search;
+pub mod shipped;
 pub mod table;
 
 use crate::engine::batch::{self, Parsed};
