@@ -16,6 +16,9 @@ wheel:  ## dist/perfectplay-*-cp310-abi3-manylinux_2_17_x86_64.whl, checked by a
 		$(PYTHON) -m maturin build --release --locked --zig --compatibility manylinux2014 --out dist
 	$(PYTHON) -m auditwheel show dist/perfectplay-*manylinux*.whl
 	$(PYTHON) -m twine check --strict dist/perfectplay-*manylinux*.whl
+	# The opening books' data-only wheel (books/), one for every platform.
+	$(PYTHON) -m pip wheel -q --no-deps ./books -w dist
+	$(PYTHON) -m twine check --strict dist/perfectplay_books-*-py3-none-any.whl
 
 sdist:  ## dist/perfectplay-*.tar.gz: the crate and the package, nothing else
 	$(PYTHON) -m pip install -q "maturin>=1.9,<2" twine
@@ -23,7 +26,7 @@ sdist:  ## dist/perfectplay-*.tar.gz: the crate and the package, nothing else
 	$(PYTHON) -m twine check --strict dist/perfectplay-*.tar.gz
 
 dev:  ## install the package in place with the development tools
-	$(PYTHON) -m pip install -e '.[dev]'
+	$(PYTHON) -m pip install ./books -e '.[dev]'
 
 format:
 	cargo fmt

@@ -443,3 +443,38 @@ def test_the_compiled_core_reads_the_shipped_books_without_python_copies() -> No
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.split() == ["0", "0", "1", "1"], run.stderr
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_without_the_books_package_a_default_call_says_how_to_install_it(backend: str) -> None:
+    """perfectplay-books not importable: the first call that needs the books is a
+    FileNotFoundError saying how to install it, never a search of minutes; book=None answers."""
+    code = (
+        "import sys\n"
+        "sys.modules['perfectplay_books'] = None  # as if it were not installed\n"
+        "from perfectplay._kernel.backend import implementation\n"
+        f"c4 = implementation('connect4', {backend!r})\n"
+        "print(c4.score('2252576253462244111563365343671351441', book=None))\n"
+        "c4.score('')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.split() == ["-1"], run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("FileNotFoundError: the opening books are missing: perfectplay-books")
+    assert "pip install perfectplay-books==1.0.0" in last and "pip install ./books" in last
+
+
+def test_the_books_package_is_pinned_to_the_version_the_code_reads() -> None:
+    """One version, written three times: the books' own pyproject, the code's dependency and
+    the constant the messages name; and the installed books are that version."""
+    import importlib.metadata
+    import re
+
+    books = Path(__file__).resolve().parents[1] / "books" / "pyproject.toml"
+    found = re.search(r'^version = "([^"]+)"$', books.read_text(), re.MULTILINE)
+    assert found is not None
+    books_version = found.group(1)
+    pinned = f"{openings.BOOKS_DISTRIBUTION}=={books_version}"
+    assert pinned in (importlib.metadata.requires("perfectplay") or [])
+    assert books_version == openings.BOOKS_VERSION
+    assert importlib.metadata.version(openings.BOOKS_DISTRIBUTION) == books_version

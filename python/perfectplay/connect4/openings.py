@@ -32,16 +32,16 @@ one the stones on the board allow (a win ends on a stone of the winner's parity,
 search alone.
 
 **The 13-ply book** is perfectplay's own, built on the 12-ply one by the search
-(``perfectplay.connect4.book13``) and shipped in the package (``NEXT_FILE``, 29,406,293 bytes):
-Pons' score of every child of a 12-ply entry that the side to move cannot win at once, seven
-int8 slots for each entry (``DeepBook.next_scores``). ``deep()`` attaches it, checked by size,
-SHA-256 (``NEXT_SHA256``) and score range.
+(``perfectplay.connect4.book13``) and shipped in ``perfectplay-books`` (``NEXT_FILE``,
+29,406,293 bytes): Pons' score of every child of a 12-ply entry that the side to move cannot
+win at once, seven int8 slots for each entry (``DeepBook.next_scores``). ``deep()`` attaches
+it, checked by size, SHA-256 (``NEXT_SHA256``) and score range.
 
 **The 14-ply book** is perfectplay's too, built on the 13-ply one the same way and shipped in
-the package (``FOURTEEN_FILE``): Pons' score of each of the 21,675,617 children of the 13-ply
-book's positions that the side to move cannot win at once. It keeps no keys: the rules and
-the 13-ply book tell which positions it holds, and a perfect hash gives each one a slot
-(``write_14`` and ``read_14`` say how). ``deep()`` attaches it, checked by size, SHA-256
+``perfectplay-books`` (``FOURTEEN_FILE``): Pons' score of each of the 21,675,617 children of
+the 13-ply book's positions that the side to move cannot win at once. It keeps no keys: the
+rules and the 13-ply book tell which positions it holds, and a perfect hash gives each one a
+slot (``write_14`` and ``read_14`` say how). ``deep()`` attaches it, checked by size, SHA-256
 (``FOURTEEN_SHA256``), header and score range. The compiled core reads the shipped files
 itself, once a process, where ``shipped_files()`` says they are, checked by size and SHA-256 as
 this module checks them (the same errors, the same words): the twin and
@@ -593,13 +593,17 @@ def load_deep(path: str | os.PathLike[str]) -> DeepBook:
     return DeepBook(codes, scores.astype(np.int8), path)
 
 
-#: The 13-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
+#: The 13-ply book (``perfectplay.connect4.book13`` built it), in ``perfectplay-books``.
 NEXT_FILE = "connect4-7x6-13ply.scores"
 NEXT_SHA256 = "e857e57eac239578cf765d663e0c3eccc37d71a9ebaa413d024610b4025dd012"
 NEXT_BYTES = 29_406_293
+#: The data-only distribution that holds perfectplay's own books, pinned in pyproject.toml.
+BOOKS_DISTRIBUTION = "perfectplay-books"
+BOOKS_VERSION = "1.0.0"
+_BOOKS_PACKAGE = "perfectplay_books"
 _REFETCH = (
-    "reinstall perfectplay (pip install --force-reinstall perfectplay), or pass book=None to "
-    "search without a book"
+    f"reinstall {BOOKS_DISTRIBUTION} (pip install --force-reinstall "
+    f"{BOOKS_DISTRIBUTION}=={BOOKS_VERSION}), or pass book=None to search without a book"
 )
 _IMPOSSIBLE = 99  # no Pons score of 7x6
 #: A 13-ply book's slot for a child it does not hold (the game over, or a win at once).
@@ -755,14 +759,24 @@ def with_fourteen(
     )
 
 
-#: The 14-ply book (``perfectplay.connect4.book13`` built it), in the package's data.
+#: The 14-ply book (``perfectplay.connect4.book13`` built it), in ``perfectplay-books``.
 FOURTEEN_FILE = "connect4-7x6-14ply.book14"
 FOURTEEN_SHA256 = "c2e12a32c02e87dea344da584059986b648fc6acf0aac5d1606c164bc7711343"
 FOURTEEN_BYTES = 31_315_885
 
 
 def _data_path(name: str) -> str:
-    return str(resources.files("perfectplay.connect4").joinpath("data").joinpath(name))
+    """Where the installed books package keeps ``name``: a ``FileNotFoundError`` saying how to
+    install it when it is not installed (never a silent search of minutes without books)."""
+    try:
+        books = resources.files(_BOOKS_PACKAGE)
+    except ModuleNotFoundError:
+        raise FileNotFoundError(
+            f"the opening books are missing: {BOOKS_DISTRIBUTION} is not installed; install it "
+            f"(pip install {BOOKS_DISTRIBUTION}=={BOOKS_VERSION}; from a clone of perfectplay, "
+            "pip install ./books), or pass book=None to search without a book"
+        ) from None
+    return str(books.joinpath(name))
 
 
 def next_path() -> str:
