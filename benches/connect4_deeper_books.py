@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from perfectplay import connect4
-from perfectplay.connect4 import book13, openings
+from perfectplay.connect4 import book13, deep_book, openings
 
 #: Legal 7x6 positions after 12, 13 and 14 stones (OEIS A212693, John Tromp).
 LEGAL = {12: 12_236_101, 13: 30_929_111, 14: 75_437_595}
@@ -97,7 +97,7 @@ def main() -> int:
     codes = openings.deep().codes
     start = connect4.Position.start()
     parents = [
-        start.with_board(np.array(openings._deep_board(int(codes[index])), dtype=np.uint8))
+        start.with_board(np.array(deep_book._deep_board(int(codes[index])), dtype=np.uint8))
         for index in rng.sample(range(len(codes)), args.parents)
     ]
     counts = {stones: LEGAL[stones] * KEPT for stones in (13, 14)}

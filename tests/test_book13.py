@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from perfectplay._kernel.backend import implementation
-from perfectplay.connect4 import book13, openings
+from perfectplay.connect4 import book13, fourteen_file, openings
 from perfectplay.connect4.rules import from_codes
 from tests_support import perfectplay_command
 
@@ -130,8 +130,8 @@ def test_a_14_ply_file_that_is_not_one_is_refused(tmp_path: Path) -> None:
     openings.write_14(path, keys, scores)
     assert [openings.read_14(path).score(key) for key in keys.tolist()] == scores.tolist()
     good = path.read_bytes()
-    header = openings._HEADER_14.size
-    _, _, _, _, buckets, overflow, slots = openings._HEADER_14.unpack_from(good)
+    header = fourteen_file._HEADER_14.size
+    _, _, _, _, buckets, overflow, slots = fourteen_file._HEADER_14.unpack_from(good)
     damaged = {
         "foreign": (b"PK\x03\x04" + good[4:], "is not a 14-ply book"),
         "short": (good[:-1], f"is {len(good) - 1:,} bytes, not {len(good):,}"),

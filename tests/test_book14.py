@@ -14,7 +14,7 @@ import pytest
 from perfectplay import connect4
 from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.errors import SearchLimitExceeded
-from perfectplay.connect4 import book13, openings
+from perfectplay.connect4 import book13, deep_book, openings
 from perfectplay.connect4.rules import _top, codes_of, from_codes
 
 RUST = implementation("connect4", "rust")
@@ -37,7 +37,7 @@ def short_deep(path: Path, monkeypatch: pytest.MonkeyPatch) -> openings.DeepBook
     14-ply book attached: a whole small world, where the rules and the 13-ply book tell the
     short book's positions exactly. Only a whole 14-ply book is taken, so the count it is
     checked against is the short build's here."""
-    monkeypatch.setattr(openings, "FOURTEEN_POSITIONS", openings.read_14(path).keys)
+    monkeypatch.setattr(deep_book, "FOURTEEN_POSITIONS", openings.read_14(path).keys)
     deep = openings.deep()
     assert deep.next_scores is not None
     cut = deep.next_scores.copy()

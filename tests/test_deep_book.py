@@ -18,7 +18,7 @@ import pytest
 
 from perfectplay import SearchLimitExceeded
 from perfectplay._kernel.backend import implementation
-from perfectplay.connect4 import openings
+from perfectplay.connect4 import deep_book, openings
 from perfectplay.connect4.rules import Shape, _play_columns
 from tests_support import perfectplay_command
 
@@ -76,7 +76,7 @@ def test_the_books_documented_examples() -> None:
 def test_distances_map_onto_pons_scores_and_impossible_ones_are_refused() -> None:
     values = np.array([0, 71, 97, 99, 72, -70, -98, -71, 1, -1, 127, -128], dtype=np.int32)
     scores = openings.deep_scores(values).tolist()
-    impossible = openings._IMPOSSIBLE
+    impossible = deep_book._IMPOSSIBLE
     # 71: the 41st stone, the first player's 21st: 22 - 21 = 1. -70: the 42nd, -1.
     assert scores == [0, 1, 14, impossible, impossible, -1, -15] + [impossible] * 5
 
@@ -413,7 +413,7 @@ def test_a_books_fields_cannot_be_changed_after_it_is_made() -> None:
 def children_boards(code: int) -> list[np.ndarray | None]:
     """A 12-ply entry's children in its own orientation, column by column (None where the
     column is full); 6x7 cell codes, top row first."""
-    board = np.array(openings._deep_board(code), dtype=np.uint8)
+    board = np.array(deep_book._deep_board(code), dtype=np.uint8)
     children: list[np.ndarray | None] = []
     for col in range(7):
         empty = np.flatnonzero(board[:, col] == 0)
@@ -472,7 +472,7 @@ def test_a_13_ply_book_answers_its_positions_and_changes_no_answer(
             if RUST.analyze(grandchild):
                 assert RUST.score(grandchild, book=book) == RUST.score(grandchild)
     for at in held:
-        parent = np.array(openings._deep_board(int(openings.deep().codes[at])), dtype=np.uint8)
+        parent = np.array(deep_book._deep_board(int(openings.deep().codes[at])), dtype=np.uint8)
         expected_analysis = RUST.analyze(parent)
         RUST.clear_tables()
         assert RUST.analyze(parent, book=book, node_limit=1) == expected_analysis

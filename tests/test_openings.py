@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from perfectplay._kernel.backend import implementation
-from perfectplay.connect4 import openings
+from perfectplay.connect4 import book_build, book_file, openings
 from perfectplay.connect4.rules import Shape, codes_of
 from tests_support import perfectplay_command
 
@@ -208,12 +208,12 @@ def test_a_deep_score_that_lies_is_found_by_verify(book: openings.Book) -> None:
     to call anything else) and the rest scored from them by the rules: the file holds
     together, and only re-solving finds the lie."""
     shape = book.shape
-    levels = openings._levels(shape, book.depth)
+    levels = book_file._levels(shape, book.depth)
     scores = {}
     for key, (position, _) in levels[-1].items():
         low, high = openings.score_range(shape, position)
         scores[key] = high if low == high else 0
-    openings._backed_up_levels(shape, levels, scores)
+    book_file._backed_up_levels(shape, levels, scores)
     lying = openings.Book(4, 4, 6, book.keys, np.array([scores[int(k)] for k in book.keys]))
     with pytest.raises(ValueError, match="the book says 0"):
         lying.verify(len(levels[-1]))
@@ -301,7 +301,7 @@ def test_a_stopped_build_goes_on_from_its_checkpoint(
 
     monkeypatch.setattr(connect4, "batch_solve", counted)
     resumed = openings.build(5, width=4, height=4, threads=1, checkpoint=checkpoint, chunk=20)
-    deepest = len(openings._levels(resumed.shape, 5)[-1])
+    deepest = len(book_file._levels(resumed.shape, 5)[-1])
     assert sum(solved[2:]) == deepest - 40
     assert not checkpoint.exists()
     whole = openings.build(5, width=4, height=4, threads=1)
@@ -311,7 +311,7 @@ def test_a_stopped_build_goes_on_from_its_checkpoint(
 
 def test_a_checkpoint_of_another_build_is_refused(tmp_path: Path) -> None:
     checkpoint = tmp_path / "other.checkpoint"
-    openings._save_checkpoint(checkpoint, Shape(4, 4), 3, {})
+    book_build._save_checkpoint(checkpoint, Shape(4, 4), 3, {})
     with pytest.raises(ValueError, match=r"is of another build \(\[4, 4, 3\], not \[4, 4, 4\]\)"):
         openings.build(4, width=4, height=4, checkpoint=checkpoint)
     checkpoint.write_bytes(b"not a checkpoint")
