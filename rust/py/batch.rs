@@ -10,7 +10,8 @@ use crate::engine::pool::Monitor;
 use crate::input::Item;
 use crate::input::rows::Rows;
 use crate::py::arrays::read_array;
-use crate::py::convert::{is_main_thread, owned_item};
+use crate::py::convert::owned_item;
+use crate::py::detach::detached;
 use crate::py::options::Options;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -71,62 +72,6 @@ pub fn labelled<'py, T: Send>(
         py,
         detached(py, options.progress, what, |monitor| label(parsed, monitor))?,
     )
-}
-
-/// Runs `work` without the GIL. `work` gets a monitor `(done, total) -> stop?` to call now and
-/// then from the thread that called this: it draws the progress bar (`progress`: a
-/// `perfectplay._kernel.batch.Progress` named `what`) and, on the main thread, stops the work
-/// at Ctrl-C, whose KeyboardInterrupt is then raised.
-pub fn detached<T: Send>(
-    py: Python<'_>,
-    progress: bool,
-    what: &str,
-    work: impl FnOnce(Monitor) -> CoreResult<T> + Send,
-) -> PyResult<T> {
-    let main_thread = is_main_thread(py)?;
-    let bar = progress
-        .then(|| {
-            py.import("perfectplay._kernel.batch")?
-                .call_method1("Progress", (what,))
-        })
-        .transpose()?
-        .map(Bound::unbind);
-    // The error that stopped the work: the bar's, or the pending Ctrl-C.
-    let mut raised: Option<PyErr> = None;
-    let result = py.detach(|| {
-        work(&mut |done, total| {
-            // Signals reach only the main thread: elsewhere, with no bar to draw, the GIL is
-            // not taken at all.
-            if bar.is_none() && !main_thread {
-                return false;
-            }
-            Python::attach(|py| {
-                // Once stopped, the bar is drawn no more (a failed one would fail again).
-                if raised.is_none() {
-                    raised = match bar.as_ref().map(|bar| bar.call1(py, (done, total))) {
-                        Some(Err(error)) => Some(error),
-                        _ => main_thread.then(|| py.check_signals().err()).flatten(),
-                    };
-                }
-                raised.is_some()
-            })
-        })
-    });
-    if let Some(bar) = bar {
-        bar.call_method0(py, "close")?;
-    }
-    match raised {
-        Some(error) => Err(error),
-        None => result.map_err(PyErr::from),
-    }
-}
-
-/// `work` without the GIL and without a progress bar (see [`detached`]).
-pub fn released<T: Send>(
-    py: Python<'_>,
-    work: impl FnOnce(Monitor) -> CoreResult<T> + Send,
-) -> PyResult<T> {
-    detached(py, false, "", work)
 }
 
 /// A batch argument as plain data, with the array it reads in place (kept alive meanwhile).

@@ -2,7 +2,7 @@
 //! exceptions, solutions and analyses back to Python, and running a search without the GIL
 //! while polling for Ctrl-C.
 
-use crate::engine::budget::{Budget, Stop};
+use crate::engine::budget::Stop;
 use crate::engine::driver::{MoveAnswer, Player, Solution};
 use crate::engine::error::Error;
 use crate::engine::memory::{copied, with_room};
@@ -265,37 +265,4 @@ impl Names {
         }
         Ok(result.into_any())
     }
-}
-
-/// Runs a search without the GIL (`batch::detached`: Ctrl-C on the main thread stops it and
-/// is raised; elsewhere it runs to its end or its node limit).
-pub fn search_detached<T: Send>(
-    py: Python<'_>,
-    node_limit: Option<u64>,
-    search: impl FnOnce(&mut Budget) -> crate::engine::error::Result<T> + Send,
-) -> PyResult<T> {
-    crate::py::batch::released(py, |monitor| {
-        let mut poll = || monitor(0, 0);
-        search(&mut Budget::new(node_limit, &mut poll))
-    })
-}
-
-/// Is this the interpreter's main thread, the one Ctrl-C reaches? `threading` is asked once
-/// per thread and process (asking costs microseconds, more than a short search; after a fork
-/// the forking thread is the child's main thread, so the answer is kept with the process).
-pub fn is_main_thread(py: Python<'_>) -> PyResult<bool> {
-    thread_local! {
-        static KNOWN: std::cell::Cell<Option<(u64, bool)>> = const { std::cell::Cell::new(None) };
-    }
-    let process = crate::engine::pool::this_process();
-    if let Some((known_process, main)) = KNOWN.get()
-        && known_process == process
-    {
-        return Ok(main);
-    }
-    let threading = py.import("threading")?;
-    let current = threading.call_method0("current_thread")?;
-    let main = current.is(threading.call_method0("main_thread")?);
-    KNOWN.set(Some((process, main)));
-    Ok(main)
 }

@@ -2,8 +2,9 @@
 
 use crate::games::footholds::call::{BATCH, Game, NODE_LIMIT, RANDOM, label_rows, random_games};
 use crate::games::footholds::{self as game, search};
-use crate::py::batch::{RowsArg, labelled, once_or_a_row, released, shaped};
-use crate::py::convert::{Names, search_detached, to_item, type_is_bytes_like};
+use crate::py::batch::{RowsArg, labelled, once_or_a_row, shaped};
+use crate::py::convert::{Names, to_item, type_is_bytes_like};
+use crate::py::detach::{released, search_detached};
 use crate::py::options::to_scalar;
 use pyo3::prelude::*;
 use pyo3::types::{PySequence, PyString, PyTuple};

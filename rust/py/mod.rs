@@ -1,6 +1,7 @@
 //! The only code that knows Python: one file per game binds its functions into a submodule of
 //! `perfectplay._core` (`tictactoe`, `mnk`, `footholds`, `connect4`, `tablebase` and the private
-//! `_testing`), and `convert`, `options`, `arrays` and `batch` hold what they share. Result types
+//! `_testing`), and `convert`, `options`, `arrays` and `batch` hold what they share; `detach`, which uses
+//! none of them, runs work without the GIL. Result types
 //! and exception classes are the Python package's own (`perfectplay._kernel.types`,
 //! `perfectplay.errors`), so both backends return and raise the very same classes.
 
@@ -64,6 +65,7 @@ mod arrays;
 mod batch;
 mod connect4;
 mod convert;
+mod detach;
 mod footholds;
 mod mnk;
 mod options;

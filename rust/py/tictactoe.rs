@@ -4,8 +4,9 @@ use crate::engine::pool::Monitor;
 use crate::games::mnk::solved::{self, table};
 use crate::games::tictactoe::batch;
 use crate::games::tictactoe::{self as game, Outcome};
-use crate::py::batch::{RowsArg, into_py, released, rows_arg};
+use crate::py::batch::{RowsArg, into_py, rows_arg};
 use crate::py::convert::{Names, to_item};
+use crate::py::detach::released;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 

@@ -19,6 +19,7 @@ must know the key belongs.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,7 +52,10 @@ def _mix_array(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return result
 
 
-_SEEDS = [mix(((pilot + 1) * GOLDEN) & _MASK) for pilot in range(_PILOTS)]
+@functools.cache
+def _seeds() -> list[int]:
+    """Each pilot's seed, made when a slot is first asked for (not at every import)."""
+    return [mix(((pilot + 1) * GOLDEN) & _MASK) for pilot in range(_PILOTS)]
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ def _bucket(hashed: int, buckets: int) -> int:
 
 
 def _slot(hashed: int, pilot: int, slots: int) -> int:
-    return ((mix(hashed ^ _SEEDS[pilot]) & 0xFFFFFFFF) * slots) >> 32
+    return ((mix(hashed ^ _seeds()[pilot]) & 0xFFFFFFFF) * slots) >> 32
 
 
 def slot(table: PerfectHash, key: int) -> int:

@@ -15,7 +15,6 @@ from perfectplay._kernel.command import (
     cluster,
     failed,
 )
-from perfectplay.connect4 import book13, openings
 
 __all__ = ["COMMANDS"]
 
@@ -85,6 +84,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_openings(args: argparse.Namespace) -> int:
     """``perfectplay openings build|build-13ply|build-14ply|verify``."""
+    # The books' modules are imported when the command runs: the registry names this command
+    # at every start, which need not pay for them.
+    from perfectplay.connect4 import book13, openings
+
     name = f"perfectplay openings {args.action}"
     try:
         if args.action in ("build-13ply", "build-14ply"):

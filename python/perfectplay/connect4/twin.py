@@ -16,7 +16,6 @@ from perfectplay._kernel import score as scoring
 from perfectplay._kernel.args import to_item
 from perfectplay._kernel.options import Options, SearchOptions, random_args, takes
 from perfectplay._kernel.types import BatchSolution, Codes, Solution
-from perfectplay.connect4 import openings
 from perfectplay.connect4.rules import (
     Position,
     Shape,
@@ -102,6 +101,14 @@ class _Search:
         return result
 
 
+def _book_for(book: Any, width: int, height: int) -> Any:
+    # The books' modules are imported when a call first needs a book, not with the package:
+    # a start that answers nothing from them does not pay for them.
+    from perfectplay.connect4 import openings
+
+    return openings.book_for(book, width, height)
+
+
 class _Call:
     """A call's options (checked first), position and search."""
 
@@ -111,7 +118,7 @@ class _Call:
         self.options = Options.read(given, function, allowed)
         size = (self.options.width, self.options.height)
         self.shape, self.root = parse(to_item(position), size)
-        book = openings.book_for(self.options.book, self.shape.width, self.shape.height)
+        book = _book_for(self.options.book, self.shape.width, self.shape.height)
         self.search = _Search(self.shape, self.options.node_limit, book)
 
     def first_to_move(self) -> bool:
@@ -258,7 +265,7 @@ def batch_solve(positions: Any, **options: Unpack[SearchOptions]) -> BatchSoluti
             rows.append(position)
     if shape is None:
         shape = default_shape(size)
-    board, book = shape, openings.book_for(checked.book, shape.width, shape.height)
+    board, book = shape, _book_for(checked.book, shape.width, shape.height)
 
     def solve_row(position: Position) -> batch.Label:
         search = _Search(board, checked.node_limit, book)
