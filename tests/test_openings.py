@@ -374,18 +374,26 @@ def test_a_default_7x6_call_refuses_a_packaged_book_put_in_its_place(
         data = bytearray(Path(openings.packaged_path()).read_bytes())
         data[30] ^= 1
         planted.write_bytes(bytes(data))
-    code = (
+    setup = (
         "from perfectplay.connect4 import openings\n"
         f"openings.packaged_path = lambda: {str(planted)!r}\n"
+    )
+    last = _refused_in_a_fresh_process(backend, setup)
+    assert last.startswith(f"ValueError: the opening book {planted}"), last
+
+
+def _refused_in_a_fresh_process(backend: str, setup: str) -> str:
+    """The last line a fresh process prints that runs ``setup``, then answers a position with
+    ``book=None`` (which must answer) and asks a default 7x6 call (which must fail)."""
+    code = setup + (
         "from perfectplay._kernel.backend import implementation\n"
         f"c4 = implementation('connect4', {backend!r})\n"
         "print(c4.score('2252576253462244111563365343671351441', book=None))\n"
-        "c4.score('111111')\n"
+        "c4.score('4453')\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.split() == ["-1"], run.stderr
-    last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith(f"ValueError: the opening book {planted}"), last
+    return run.stderr.strip().splitlines()[-1]
 
 
 _PATHS = {
@@ -399,15 +407,11 @@ _PATHS = {
 def _first_error(backend: str, role: str, planted: Path) -> str:
     """The last line a fresh process prints whose ``role`` book is ``planted`` when a default
     7x6 call first reads the books."""
-    code = (
+    setup = (
         "from perfectplay.connect4 import openings\n"
         f"openings.{_PATHS[role]} = lambda: {str(planted)!r}\n"
-        "from perfectplay._kernel.backend import implementation\n"
-        f"implementation('connect4', {backend!r}).score('4453')\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert run.returncode != 0
-    return run.stderr.strip().splitlines()[-1]
+    return _refused_in_a_fresh_process(backend, setup)
 
 
 @pytest.mark.compiled
@@ -449,17 +453,8 @@ def test_the_compiled_core_reads_the_shipped_books_without_python_copies() -> No
 def test_without_the_books_package_a_default_call_says_how_to_install_it(backend: str) -> None:
     """perfectplay-books not importable: the first call that needs the books is a
     FileNotFoundError saying how to install it, never a search of minutes; book=None answers."""
-    code = (
-        "import sys\n"
-        "sys.modules['perfectplay_books'] = None  # as if it were not installed\n"
-        "from perfectplay._kernel.backend import implementation\n"
-        f"c4 = implementation('connect4', {backend!r})\n"
-        "print(c4.score('2252576253462244111563365343671351441', book=None))\n"
-        "c4.score('')\n"
-    )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert run.stdout.split() == ["-1"], run.stderr
-    last = run.stderr.strip().splitlines()[-1]
+    setup = "import sys\nsys.modules['perfectplay_books'] = None  # as if it were not installed\n"
+    last = _refused_in_a_fresh_process(backend, setup)
     assert last.startswith("FileNotFoundError: the opening books are missing: perfectplay-books")
     assert "pip install perfectplay-books==1.0.0" in last and "pip install ./books" in last
 

@@ -46,20 +46,11 @@ class Book:
         self._check()
 
     @classmethod
-    def _as_shipped(
-        cls,
-        width: int,
-        height: int,
-        depth: int,
-        keys: npt.NDArray[np.uint64],
-        scores: npt.NDArray[np.int8],
-        path: str,
-        deep: DeepBook | None,
-    ) -> Book:
-        """The book of a file whose SHA-256 is the shipped one's: the tests walk that book
-        whole (``_check``), so a start does not walk it again."""
+    def _as_shipped(cls, *fields: Any) -> Book:
+        """The book of a file whose SHA-256 is the shipped one's (``fields`` as ``_set`` takes
+        them): the tests walk that book whole (``_check``), so a start does not walk it again."""
         book = object.__new__(cls)
-        book._set(width, height, depth, keys, scores, path, deep)
+        book._set(*fields)
         return book
 
     def _set(
