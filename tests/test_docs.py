@@ -10,10 +10,11 @@ import pytest
 import perfectplay.gym
 import perfectplay.openspiel
 import perfectplay.pettingzoo
-from perfectplay import agents, footholds, mnk, openings, tablebase, tictactoe
+from perfectplay import agents, connect4, footholds, mnk, openings, tablebase, tictactoe
 
 MODULES = [
     tictactoe,
+    connect4,
     footholds,
     mnk,
     agents,

@@ -13,6 +13,7 @@ from typing import Any
 from perfectplay import agents, tablebase
 from perfectplay._kernel.backend import BACKEND
 from perfectplay._kernel.game import Game
+from perfectplay._kernel.review import Review, review_many
 from perfectplay._kernel.types import BatchSolution, Solution
 from perfectplay._registry import GAMES
 from perfectplay.errors import IllegalPosition, SearchLimitExceeded
@@ -44,6 +45,7 @@ __all__ = [
     "BatchSolution",
     "Game",
     "IllegalPosition",
+    "Review",
     "SearchLimitExceeded",
     "Solution",
     "__version__",
@@ -51,6 +53,7 @@ __all__ = [
     "connect4",
     "footholds",
     "mnk",
+    "review_many",
     "tablebase",
     "tictactoe",
 ]

@@ -81,6 +81,132 @@ def run_label(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review_record(game: Any, line: str) -> tuple[Any, Any]:
+    """A line of ``perfectplay review``: the record and the start it reads. A JSON object
+    ``{"moves": ..., "start": TEXT}``, a JSON list of moves (``[row, col]`` pairs read as
+    moves), or the game's own move string (Connect Four's)."""
+    import json
+
+    text = line.strip()
+    start = None
+    if text.startswith(("{", "[")):
+        data = json.loads(text)
+        if isinstance(data, dict):
+            if "moves" not in data:
+                raise ValueError('a JSON object needs "moves"')
+            if data.get("start") is not None:
+                start = game.read_position(str(data["start"]), **game.options)
+            data = data["moves"]
+        record = (
+            data
+            if isinstance(data, str)
+            else [tuple(move) if isinstance(move, list) else move for move in data]
+        )
+    else:
+        record = text
+    if isinstance(record, str) and game.name != "connect4":
+        raise ValueError(f"a {game.name} record is a JSON list of moves, not {record!r}")
+    return record, start
+
+
+def _review_row(number: int, result: Any, marks: tuple[str, str]) -> dict[str, Any]:
+    """One game's CSV row: its line, moves, illegal ply, and each player's summary."""
+    row: dict[str, Any] = {"line": number}
+    if isinstance(result, str):
+        return {**row, "error": result}
+    row.update(moves=len(result.moves), illegal_ply=result.illegal and result.illegal.ply)
+    for mark in marks:
+        player = result.players[mark]
+        row.update(
+            {
+                f"{mark}_moves": player.moves,
+                f"{mark}_perfect_rate": round(player.perfect_rate, 4),
+                f"{mark}_good_rate": round(player.good_rate, 4),
+                f"{mark}_blunders": player.blunders,
+                f"{mark}_accuracy": round(player.accuracy, 2),
+            }
+        )
+    return row
+
+
+def run_review(args: argparse.Namespace) -> int:
+    """``perfectplay review GAME [FILE] [-o OUT] [--format jsonl|csv]``: each game of a line
+    reviewed against perfect play; a line that is not a record is reported in its place."""
+    import csv
+    import io
+    import json
+
+    from perfectplay._kernel.batch import progress_bar
+    from perfectplay._kernel.review import review_many
+
+    name, game = "perfectplay review", GAMES[args.game]
+    try:
+        if args.file in (None, "-"):
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open_regular(args.file) as file:
+                lines = file.read().decode("utf-8").splitlines()
+    except (OSError, ValueError) as error:
+        return failed(name, error)
+    games = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
+    module = game.module()
+    options = (
+        {} if args.node_limit is None or not game.searches else {"node_limit": args.node_limit}
+    )
+    bar = progress_bar(args.progress or sys.stderr.isatty(), f"{game.name} games", len(games))
+
+    def one(item: tuple[int, str]) -> Any:
+        try:
+            record, start = _review_record(game, item[1])
+            return module.review(record, start=start, **options)
+        except (ValueError, TypeError, SearchLimitExceeded) as error:
+            return one_line(error_text(error))
+        finally:
+            if bar is not None:
+                bar.update(1)
+
+    try:
+        results = review_many(one, games, threads=args.threads)
+    finally:
+        if bar is not None:
+            bar.close()
+    marks = game.players
+    if args.format == "csv":
+        rows = [
+            _review_row(number, result, marks)
+            for (number, _), result in zip(games, results, strict=True)
+        ]
+        fields = ["line", "moves", "illegal_ply"]
+        fields += [
+            f"{m}_{f}"
+            for m in marks
+            for f in ("moves", "perfect_rate", "good_rate", "blunders", "accuracy")
+        ]
+        fields.append("error")
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        text = out.getvalue()
+    else:
+        text = "".join(
+            json.dumps(
+                {"line": number, "error": result}
+                if isinstance(result, str)
+                else {"line": number, **result.to_dict()}
+            )
+            + "\n"
+            for (number, _), result in zip(games, results, strict=True)
+        )
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        write_whole(args.output, lambda file: file.write(text.encode()))
+    bad = sum(isinstance(result, str) for result in results)
+    print(f"{name}: {len(games)} games, {bad} not read", file=sys.stderr)
+    return 1 if bad else 0
+
+
 def run_stress(args: argparse.Namespace) -> int:
     """``perfectplay stress PROBLEM [options] -- COMMAND``: see ``perfectplay.stress``."""
     name = f"perfectplay stress {args.problem}"
@@ -193,6 +319,7 @@ def run_play(args: argparse.Namespace) -> int:
 COMMANDS = {
     "stress": run_stress,
     "label": run_label,
+    "review": run_review,
     "serve": run_serve,
     "play": run_play,
 }

@@ -92,6 +92,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="raise: stop at the first bad row; mask: mark it in status and go on (default: raise)",
     )
     label.add_argument("--backend", choices=BACKENDS, default=BACKEND, help=BACKEND_HELP)
+    summary = "review games against perfect play: one game a line in, JSON lines or CSV out"
+    reviewed = commands.add_parser("review", help=summary, description=summary)
+    reviewed.add_argument("game", choices=tuple(GAMES), help="the game of the records")
+    reviewed.add_argument(
+        "file",
+        nargs="?",
+        help="one game a line: Connect Four's move string, a JSON list of moves, or a JSON "
+        'object {"moves": ..., "start": POSITION} (default: standard input)',
+    )
+    reviewed.add_argument(
+        "-o", "--output", help="the reviews, written whole or not at all (default: stdout)"
+    )
+    reviewed.add_argument(
+        "--format",
+        choices=("jsonl", "csv"),
+        default="jsonl",
+        help="jsonl: a review a line, every move; csv: a row a game, each player's summary "
+        "(default: jsonl)",
+    )
+    reviewed.add_argument("--threads", type=int, default=None, help=THREADS_HELP)
+    reviewed.add_argument(
+        "--node-limit",
+        type=int,
+        default=None,
+        help="search nodes a position may use; past it the game is reported (default: none)",
+    )
+    reviewed.add_argument(
+        "--progress",
+        action="store_true",
+        help="a progress bar on standard error (default: when it is a terminal)",
+    )
     summary = "stress-test a judge solution: random cases, compared, the failing one shrunk"
     check = commands.add_parser(
         "stress",

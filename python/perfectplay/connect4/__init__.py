@@ -35,12 +35,16 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._kernel import args
+from perfectplay._kernel import review as _review
 from perfectplay._kernel.position import BasePosition, backend_functions, check_action
+from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
 from perfectplay.connect4 import rules
 
 _FUNCTIONS = backend_functions("connect4")
-__all__ = ["Position", *_FUNCTIONS]
+#: The functions above both backends: they ask the chosen backend's, through ``Position``.
+ABOVE_BACKENDS = ("review",)
+__all__ = ["Position", *_FUNCTIONS, *ABOVE_BACKENDS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
@@ -246,3 +250,43 @@ class Position(BasePosition[int]):
             "" if (self.cols, self.rows) == (7, 6) else f", width={self.cols}, height={self.rows}"
         )
         return f"connect4.Position({self.text()!r}{size})  # {self._status_text()}"
+
+
+def review(
+    record: Any, *, start: Position | None = None, width: int = 7, height: int = 6, **options: Any
+) -> Review:
+    """A game reviewed move by move against perfect play (``perfectplay._kernel.review``):
+    ``record`` is Pons' move string (columns from 1; spaces and commas between moves are
+    separators) or a list of columns from 0, played from ``start`` (default: the empty
+    ``width`` x ``height`` board). Each move's ``score_lost`` is the Pons score it gave away.
+    An illegal move ends the review, reported at its ply (``Review.illegal``); ``options``
+    (``node_limit``, ``book``...) pass on to the searches.
+
+    >>> from perfectplay import connect4
+    >>> game = connect4.review("4453")
+    >>> [(m.move, m.perfect, m.score_lost) for m in game.moves]
+    [(3, True, 0), (3, True, 0), (4, False, 3), (2, True, 0)]
+    >>> game.players["x"].blunders, game.players["o"].perfect_rate
+    (1, 1.0)"""
+    here = Position.empty(width, height) if start is None else start
+    moves = _record_columns(record) if isinstance(record, str) else list(record)
+    return _review.review(here, moves, ("x", "o"), move_score=_pons_of_move, **options)
+
+
+def _record_columns(record: str) -> list[int]:
+    """The columns (from 0) of Pons' move string ``record``; spaces and commas separate."""
+    columns = []
+    for symbol in record:
+        if symbol in " ,\t\r\n":
+            continue
+        if not "0" <= symbol <= "9":
+            raise ValueError(
+                f"a Connect Four record is Pons' digits (columns from 1) or a list of "
+                f"columns, not {symbol!r} in {record!r}"
+            )
+        columns.append(int(symbol) - 1)
+    return columns
+
+
+def _pons_of_move(here: Position, value: int, plies: int) -> int:
+    return rules.move_pons(here.cells - here.played, value, plies)

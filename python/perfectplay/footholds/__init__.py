@@ -18,12 +18,16 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
+from perfectplay._kernel import review as _review
 from perfectplay._kernel.position import RowColPosition, backend_functions
+from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
 from perfectplay.footholds.twin import Board as _Board
 
 _FUNCTIONS = backend_functions("footholds")
-__all__ = ["Position", *_FUNCTIONS]
+#: The functions above both backends: they ask the chosen backend's, through ``Position``.
+ABOVE_BACKENDS = ("review",)
+__all__ = ["Position", *_FUNCTIONS, *ABOVE_BACKENDS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
@@ -240,3 +244,18 @@ class Position(RowColPosition):
             f"footholds.Position({self.text()!r}, {self.aloc}, {self.bloc}, "
             f"to_move={self.mover!r})  # {self._status_text()}"
         )
+
+
+def review(record: Any, *, start: Position | None = None, **options: Any) -> Review:
+    """A game reviewed move by move against perfect play (``perfectplay._kernel.review``):
+    ``record`` is a list of the cells ``(row, col)`` the players step to, A first unless
+    ``start`` (default: ``Position.start()``) says otherwise. An illegal move ends the review,
+    reported at its ply (``Review.illegal``); ``options`` (``node_limit``) pass on to the
+    searches.
+
+    >>> from perfectplay import footholds
+    >>> game = footholds.review([(0, 0), (0, 2)])
+    >>> [(m.player, m.move, m.value_before, m.value_after) for m in game.moves]
+    [('A', (0, 0), 1, -1), ('B', (0, 2), 1, -1)]"""
+    here = Position.start() if start is None else start
+    return _review.review(here, record, ("A", "B"), **options)

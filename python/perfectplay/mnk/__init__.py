@@ -20,9 +20,11 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from perfectplay._kernel import args
+from perfectplay._kernel import review as _review
 from perfectplay._kernel.board_input import read_mark_grid
 from perfectplay._kernel.options import Options, with_options
 from perfectplay._kernel.position import GridPosition, RowColPosition, backend_functions
+from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import twin as rules
 from perfectplay.mnk.certificate import check as check
@@ -73,7 +75,7 @@ _FUNCTIONS = backend_functions("mnk", _or_from_table)
 
 #: The functions above both backends: they call the chosen backend's (``perfectplay.mnk.proof``)
 #: or none (``check``, in plain Python on purpose).
-ABOVE_BACKENDS = ("check", "prove", "value")
+ABOVE_BACKENDS = ("check", "prove", "review", "value")
 __all__ = ["Position", *_FUNCTIONS, *ABOVE_BACKENDS]
 
 if TYPE_CHECKING:
@@ -260,3 +262,18 @@ class Position(MarkPosition[tuple[int, int]], RowColPosition):
 
     def __repr__(self) -> str:
         return f"mnk.Position({self.text()!r}, k={self.k})  # {self._status_text()}"
+
+
+def review(record: Any, *, start: Position | None = None, **options: Any) -> Review:
+    """A game reviewed move by move against perfect play (``perfectplay._kernel.review``):
+    ``record`` is a list of moves ``(row, col)`` played from ``start`` (default:
+    ``Position.start()``, the empty 4x4 board with k=3). An illegal move ends the review,
+    reported at its ply (``Review.illegal``); ``options`` (``node_limit``, ``tablebase``...)
+    pass on to the searches.
+
+    >>> from perfectplay import mnk
+    >>> game = mnk.review([(1, 1), (0, 0), (1, 2)], start=mnk.Position.empty(3, 3, 3))
+    >>> [(m.move, m.value_before, m.value_after) for m in game.moves]
+    [((1, 1), 0, 0), ((0, 0), 0, 0), ((1, 2), 0, 0)]"""
+    here = Position.start() if start is None else start
+    return _review.review(here, record, ("x", "o"), **options)

@@ -21,14 +21,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from perfectplay._kernel import review as _review
 from perfectplay._kernel.position import backend_functions, check_action
+from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
 from perfectplay.mnk import MarkPosition, geometry
 from perfectplay.mnk import twin as rules
 from perfectplay.tictactoe.twin import _read as read_board
 
 _FUNCTIONS = backend_functions("tictactoe")
-__all__ = ["Position", *_FUNCTIONS]
+#: The functions above both backends: they ask the chosen backend's, through ``Position``.
+ABOVE_BACKENDS = ("review",)
+__all__ = ["Position", *_FUNCTIONS, *ABOVE_BACKENDS]
 
 if TYPE_CHECKING:
     # Type checkers read the signatures of the pure twin; at run time the chosen backend answers.
@@ -105,3 +109,17 @@ class Position(MarkPosition[int]):
 # Rules of the m,n,k family are the twin's plain ones (``rules``): a position never needs the
 # search to know whose turn it is or who has won.
 del rules
+
+
+def review(record: Any, *, start: Position | None = None) -> Review:
+    """A game reviewed move by move against perfect play (``perfectplay._kernel.review``):
+    ``record`` is a list of cells (0-8, row by row), played from ``start`` (default: the empty
+    board). An illegal move ends the review, reported at its ply (``Review.illegal``).
+
+    >>> from perfectplay import tictactoe
+    >>> game = tictactoe.review([4, 1, 0, 8])
+    >>> [(m.move, m.perfect, m.good) for m in game.moves]
+    [(4, True, True), (1, False, False), (0, True, True), (8, True, True)]
+    >>> game.players["o"].blunders, game.players["x"].accuracy
+    (1, 100.0)"""
+    return _review.review(Position() if start is None else start, record, ("x", "o"))

@@ -1,0 +1,201 @@
+"""Game reviews against perfect play, for every game: each move's fields agree with
+``analyze`` and ``solve`` of the position before it, both backends review alike, an illegal
+move is reported at its ply, and the players' summaries add up."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from perfectplay import connect4, footholds, mnk, tictactoe
+from perfectplay._kernel.review import Review
+
+STARTS: dict[str, Any] = {
+    "tictactoe": lambda: tictactoe.Position(),
+    # Small boards, some already played: the twin reviews them in seconds too.
+    "mnk": lambda: mnk.Position("x.../.o../....", 3),
+    "connect4": lambda: connect4.Position("1234", width=4, height=4),
+    "footholds": lambda: footholds.Position("1111/1111/1111", (0, 0), (2, 3)),
+}
+MODULES: dict[str, Any] = {
+    "tictactoe": tictactoe,
+    "mnk": mnk,
+    "connect4": connect4,
+    "footholds": footholds,
+}
+
+
+def random_record(name: str, rng: random.Random) -> list[Any]:
+    """A game of random moves, sometimes stopped early."""
+    here, moves = STARTS[name](), []
+    for _ in range(rng.randrange(1, 40)):
+        if here.is_over:
+            break
+        move = rng.choice(here.legal_moves)
+        moves.append(move)
+        here = here.play(move)
+    return moves
+
+
+def reviewed(name: str, record: list[Any]) -> Review:
+    review: Review = MODULES[name].review(record, start=STARTS[name]())
+    return review
+
+
+def rank(value: int, plies: int) -> tuple[int, int]:
+    return (value, -plies if value > 0 else plies)
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_each_move_agrees_with_analyze_and_solve(name: str) -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        record = random_record(name, rng)
+        review = reviewed(name, record)
+        assert review.illegal is None and len(review.moves) == len(record)
+        here = STARTS[name]()
+        for ply, (given, move) in enumerate(zip(record, review.moves, strict=True), 1):
+            analysis, solution = here.analyze(), here.solve()
+            best = max(rank(*answer) for answer in analysis.values())
+            assert (move.ply, move.move, move.player) == (ply, given, here.to_move)
+            assert move.value_before == solution.value == best[0]
+            assert move.best_plies == solution.plies
+            assert (move.value_after, move.plies) == analysis[given]
+            assert sorted(move.best_moves) == sorted(solution.best_moves)
+            assert move.perfect == (given in solution.best_moves)
+            assert move.good == (move.value_after == move.value_before)
+            assert move.blunder == (move.value_after < move.value_before)
+            if move.good:
+                assert move.plies_lost is not None and move.plies_lost >= 0
+                assert (move.plies_lost == 0) == move.perfect
+            else:
+                assert move.plies_lost is None
+            here = here.play(given)
+        assert review.final == here
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_the_players_summaries_add_up(name: str) -> None:
+    rng = random.Random(11)
+    for _ in range(10):
+        review = reviewed(name, random_record(name, rng))
+        assert sum(p.moves for p in review.players.values()) == len(review.moves)
+        for mark, player in review.players.items():
+            mine = [m for m in review.moves if m.player == mark]
+            assert player.perfect == sum(m.perfect for m in mine)
+            assert player.good == sum(m.good for m in mine)
+            assert player.blunders == sum(m.blunder for m in mine) == len(mine) - player.good
+            if mine:
+                assert player.perfect_rate == player.perfect / len(mine)
+                credit = sum(1.0 if m.perfect else 0.5 if m.good else 0.0 for m in mine)
+                assert player.accuracy == pytest.approx(100 * credit / len(mine))
+
+
+def test_connect_four_scores_what_each_move_gave_away() -> None:
+    review = connect4.review("4453")
+    scores = [connect4.analyze(text) for text in ("", "4", "44", "445")]
+    for move, analysis, before in zip(review.moves, scores, ("", "4", "44", "445"), strict=True):
+        best = max(connect4.score(before + str(col + 1)) * -1 for col in analysis)
+        played = -connect4.score(before + str(move.move + 1))
+        assert move.score_lost == best - played >= 0
+    # Separators as language models write moves; a letter is refused, naming it.
+    assert connect4.review("4, 4 5,3").moves == review.moves
+    with pytest.raises(ValueError, match="not 'a'"):
+        connect4.review("44a")
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "ply"),
+    [
+        ("tictactoe", [4, 4], 2),
+        ("mnk", [(0, 1), (0, 0)], 2),
+        ("connect4", [0, 0, 0, 0, 0, 0], 4),  # column 0 holds 4, one stone is in it
+        ("footholds", [(1, 0), (2, 2), (3, 3)], 3),
+    ],
+)
+def test_an_illegal_move_is_reported_at_its_ply(name: str, record: list[Any], ply: int) -> None:
+    review = reviewed(name, record)
+    assert review.illegal is not None and review.illegal.ply == ply
+    assert review.illegal.move == record[ply - 1]
+    assert len(review.moves) == ply - 1
+    with pytest.raises((ValueError, TypeError)) as raised:
+        review.final.play(record[ply - 1])
+    assert review.illegal.reason == str(raised.value)
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize("name", list(MODULES))
+def test_both_backends_review_alike(name: str) -> None:
+    rng = random.Random(3)
+    records = [random_record(name, rng) for _ in range(40)]
+    code = (
+        "import json, sys\n"
+        "from test_review import reviewed\n"
+        "records = json.loads(sys.stdin.read())\n"
+        "records = [[tuple(m) if isinstance(m, list) else m for m in r] for r in records]\n"
+        f"print(json.dumps([reviewed({name!r}, r).to_dict() for r in records]))\n"
+    )
+    answers = []
+    here = str(Path(__file__).parent)
+    for backend in ("rust", "python"):
+        path = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+        run = subprocess.run(
+            [sys.executable, "-c", code],
+            input=json.dumps(records),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PERFECTPLAY_BACKEND": backend, "PYTHONPATH": path},
+        )
+        assert run.returncode == 0, run.stderr
+        answers.append(run.stdout)
+    assert answers[0] == answers[1]
+
+
+def test_many_games_at_once_are_the_games_one_by_one() -> None:
+    from perfectplay._kernel.review import review_many
+
+    rng = random.Random(5)
+    records = [random_record("connect4", rng) for _ in range(12)]
+    start = STARTS["connect4"]()
+    many = review_many(connect4.review, records, threads=2, start=start)
+    assert [r.to_dict() for r in many] == [reviewed("connect4", r).to_dict() for r in records]
+
+
+def test_the_command_reviews_a_game_a_line(tmp_path: Path) -> None:
+    """JSON lines are the reviews as ``to_dict`` gives them; CSV a row a game; a line that is
+    no record is reported in its place and the exit status says so."""
+    from tests_support import perfectplay_command
+
+    lines = '4453\n\n{"moves": [3, 3], "start": "44"}\n44x\n[3, 3, 3, 3, 3, 3, 3]\n'
+    run = perfectplay_command("review", "connect4", stdin=lines)
+    assert run.returncode == 1 and "4 games, 1 not read" in run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [a["line"] for a in answers] == [1, 3, 4, 5]
+    assert answers[0] == {"line": 1, **connect4.review("4453").to_dict()}
+    assert answers[1] == {
+        "line": 3,
+        **connect4.review([3, 3], start=connect4.Position("44")).to_dict(),
+    }
+    assert "not 'x'" in answers[2]["error"]
+    assert answers[3]["illegal"]["ply"] == 7
+    records = tmp_path / "games.txt"
+    records.write_text("[4, 0, 8]\n[4, 4]\n")
+    out = tmp_path / "reviews.csv"
+    run = perfectplay_command(
+        "review", "tictactoe", str(records), "--format", "csv", "-o", str(out)
+    )
+    assert run.returncode == 0, run.stderr
+    rows = out.read_text().splitlines()
+    assert rows[0].startswith("line,moves,illegal_ply,x_moves,x_perfect_rate")
+    first = tictactoe.review([4, 0, 8]).players
+    assert rows[1].split(",")[:4] == ["1", "3", "", "2"]
+    assert float(rows[1].split(",")[7]) == first["x"].accuracy
+    assert rows[2].split(",")[:3] == ["2", "1", "2"]
