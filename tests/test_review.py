@@ -199,3 +199,44 @@ def test_the_command_reviews_a_game_a_line(tmp_path: Path) -> None:
     assert rows[1].split(",")[:4] == ["1", "3", "", "2"]
     assert float(rows[1].split(",")[7]) == first["x"].accuracy
     assert rows[2].split(",")[:3] == ["2", "1", "2"]
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_graded_agents_err_as_weaker_players_do(name: str) -> None:
+    """Level 10 plays only best moves; every level's policy is a distribution that ranks the
+    moves as the core does, and a lower level gives the best moves less weight."""
+    from perfectplay.agents import GradedAgent
+
+    rng = random.Random(13)
+    for _ in range(15):
+        here = STARTS[name]()
+        for move in random_record(name, rng)[: rng.randrange(0, 4)]:
+            here = here.play(move)
+        if here.is_over:
+            continue
+        best = here.best_moves()
+        assert GradedAgent(10, seed=rng.randrange(99)).move(here) in best
+        ranked = here.ranked_moves()
+        best_weight = []
+        for level in range(1, 11):
+            policy = GradedAgent(level).policy(here)
+            assert set(policy) == set(here.legal_moves)
+            assert sum(policy.values()) == pytest.approx(1.0)
+            chances = [policy[move] for move, _, _ in ranked]
+            assert chances == sorted(chances, reverse=True)
+            best_weight.append(sum(policy[move] for move in best))
+        assert best_weight == sorted(best_weight) and best_weight[-1] == pytest.approx(1.0)
+
+
+def test_a_graded_agent_checks_its_level_and_replays_its_seed() -> None:
+    from perfectplay.agents import GradedAgent
+
+    with pytest.raises(ValueError, match="from 1 to 10"):
+        GradedAgent(11)
+    with pytest.raises(TypeError, match="level must be an int"):
+        GradedAgent(2.5)  # type: ignore[arg-type]
+    here = connect4.Position("44")
+    first = [GradedAgent(3, seed=5).move(here) for _ in range(3)]
+    assert len(set(first)) == 1
+    agent = GradedAgent(1, seed=5)
+    assert len({agent.move(here) for _ in range(40)}) > 1

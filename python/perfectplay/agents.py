@@ -12,10 +12,23 @@ found here under its old name.)
 uniformly among ``position.best_moves()``, so perfect play is varied, not one fixed game) and
 otherwise a uniformly random legal move. ``skill=1.0`` never turns a won or drawn position
 into a worse one, and never wins more slowly or loses faster than it must.
+
+``GradedAgent(level)``, levels 1 to 10, errs as a weaker player does: level 10 plays only best
+moves; below it, a move is drawn with probability proportional to ``exp(u / T)``, where ``u``
+is the move's exact worth for the player (``1 + 0.5 * (1 - plies / cells)`` for a win, the
+quicker the more; 0 for a draw; ``-1 - 0.5 * (1 - plies / cells)`` for a loss, the sooner the
+worse; ``cells`` the board's) and ``T`` the level's temperature, ``LEVEL_TEMPERATURES``
+(level 1: 1.5, each level 0.6 times the one below). Its mistakes are the plausible ones: a
+drawing move before a losing one, a slow win before a draw.
+
+>>> from perfectplay.agents import GradedAgent
+>>> GradedAgent(10, seed=1).move(tictactoe.Position("xx./oo./..."))
+2
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import random
 from typing import Any, TypeVar
@@ -23,7 +36,7 @@ from typing import Any, TypeVar
 from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES
 
-__all__ = ["PerfectAgent", "RandomAgent"]
+__all__ = ["LEVEL_TEMPERATURES", "GradedAgent", "PerfectAgent", "RandomAgent"]
 
 Move = TypeVar("Move")
 
@@ -96,6 +109,60 @@ class PerfectAgent:
 
     def __repr__(self) -> str:
         return f"PerfectAgent(skill={self.skill})"
+
+
+#: Each level's softmax temperature (levels 1 to 9; level 10 plays only best moves).
+LEVEL_TEMPERATURES = {level: 1.5 * 0.6 ** (level - 1) for level in range(1, 10)}
+
+
+class GradedAgent:
+    """A player of a chosen strength, ``level`` 1 (weakest) to 10 (perfect): a softmax over
+    the exact worth of every legal move (see the module). ``seed`` an int, a
+    ``random.Random`` or None; ``options`` (``node_limit``...) pass on to the searches."""
+
+    def __init__(self, level: int, seed: Any = None, **options: Any) -> None:
+        given: object = level  # mypy does not count int as a numbers.Integral
+        if isinstance(given, bool) or not isinstance(given, numbers.Integral):
+            raise TypeError(f"level must be an int from 1 to 10, not {type(given).__name__}")
+        if not 1 <= int(given) <= 10:
+            raise ValueError(f"level must be from 1 to 10, got {level}")
+        self.level = int(given)
+        self.options = options
+        self._random = _rng(seed)
+
+    def policy(self, position: BasePosition[Move]) -> dict[Move, float]:
+        """The probability of each legal move."""
+        _legal(position)
+        if self.level == 10:
+            best = position.best_moves(**self.options)
+            return {
+                move: (1.0 / len(best) if move in best else 0.0) for move in position.legal_moves
+            }
+        temperature = LEVEL_TEMPERATURES[self.level]
+        ranked = position.ranked_moves(**self.options)
+        cells = position.rows * position.cols
+        worth = [_worth(value, plies, cells) for _, value, plies in ranked]
+        top = max(worth)
+        weights = [math.exp((w - top) / temperature) for w in worth]
+        total = sum(weights)
+        return {move: weight / total for (move, _, _), weight in zip(ranked, weights, strict=True)}
+
+    def move(self, position: BasePosition[Move]) -> Move:
+        policy = self.policy(position)
+        moves = list(policy)
+        chosen: Move = self._random.choices(moves, weights=[policy[m] for m in moves])[0]
+        return chosen
+
+    def __repr__(self) -> str:
+        return f"GradedAgent(level={self.level})"
+
+
+def _worth(value: int, plies: int, cells: int) -> float:
+    """A move's worth for its player: a win above 1 (the quicker the more), a draw 0, a loss
+    below -1 (the sooner the worse)."""
+    if value == 0:
+        return 0.0
+    return value * (1.0 + 0.5 * (1.0 - plies / cells))
 
 
 def __getattr__(name: str) -> Any:
