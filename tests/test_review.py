@@ -240,3 +240,13 @@ def test_a_graded_agent_checks_its_level_and_replays_its_seed() -> None:
     assert len(set(first)) == 1
     agent = GradedAgent(1, seed=5)
     assert len({agent.move(here) for _ in range(40)}) > 1
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "mnk", "footholds"])
+def test_a_string_is_no_record_of_a_grid_game(name: str) -> None:
+    with pytest.raises(TypeError, match="record is a list of"):
+        MODULES[name].review("4453")
+    from tests_support import perfectplay_command
+
+    run = perfectplay_command("review", name, stdin="4453\n")
+    assert run.returncode == 1 and "record is a list of" in run.stdout

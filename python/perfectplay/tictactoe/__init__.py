@@ -122,4 +122,6 @@ def review(record: Any, *, start: Position | None = None) -> Review:
     [(4, True, True), (1, False, False), (0, True, True), (8, True, True)]
     >>> game.players["o"].blunders, game.players["x"].accuracy
     (1, 100.0)"""
+    if isinstance(record, str):
+        raise TypeError(f"a tic-tac-toe record is a list of cells, not the string {record!r}")
     return _review.review(Position() if start is None else start, record, ("x", "o"))
