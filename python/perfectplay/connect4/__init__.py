@@ -264,8 +264,8 @@ def review(
 
     >>> from perfectplay import connect4
     >>> game = connect4.review("4453")
-    >>> [(m.move, m.perfect, m.score_lost) for m in game.moves]
-    [(3, True, 0), (3, True, 0), (4, False, 3), (2, True, 0)]
+    >>> tuple((m.move, m.perfect, m.score_lost) for m in game.moves)
+    ((3, True, 0), (3, True, 0), (4, False, 3), (2, True, 0))
     >>> game.players["x"].blunders, game.players["o"].perfect_rate
     (1, 1.0)"""
     here = Position.empty(width, height) if start is None else start

@@ -255,8 +255,8 @@ def review(record: Any, *, start: Position | None = None, **options: Any) -> Rev
 
     >>> from perfectplay import footholds
     >>> game = footholds.review([(0, 0), (0, 2)])
-    >>> [(m.player, m.move, m.value_before, m.value_after) for m in game.moves]
-    [('A', (0, 0), 1, -1), ('B', (0, 2), 1, -1)]"""
+    >>> tuple((m.player, m.move, m.value_before, m.value_after) for m in game.moves)
+    (('A', (0, 0), 1, -1), ('B', (0, 2), 1, -1))"""
     if isinstance(record, str):
         raise TypeError(
             f"a footholds record is a list of cells (row, col), not the string {record!r}"

@@ -118,8 +118,8 @@ def review(record: Any, *, start: Position | None = None) -> Review:
 
     >>> from perfectplay import tictactoe
     >>> game = tictactoe.review([4, 1, 0, 8])
-    >>> [(m.move, m.perfect, m.good) for m in game.moves]
-    [(4, True, True), (1, False, False), (0, True, True), (8, True, True)]
+    >>> tuple((m.move, m.perfect, m.good) for m in game.moves)
+    ((4, True, True), (1, False, False), (0, True, True), (8, True, True))
     >>> game.players["o"].blunders, game.players["x"].accuracy
     (1, 100.0)"""
     if isinstance(record, str):
