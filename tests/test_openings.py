@@ -382,14 +382,15 @@ def test_a_default_7x6_call_refuses_a_packaged_book_put_in_its_place(
     assert last.startswith(f"ValueError: the opening book {planted}"), last
 
 
-def _refused_in_a_fresh_process(backend: str, setup: str) -> str:
+def _refused_in_a_fresh_process(backend: str, setup: str, call: str = "score('445344')") -> str:
     """The last line a fresh process prints that runs ``setup``, then answers a position with
-    ``book=None`` (which must answer) and asks a default 7x6 call (which must fail)."""
+    ``book=None`` (which must answer) and asks a default 7x6 ``call`` (which must fail; by
+    default one past the depth-6 book, which reads every book)."""
     code = setup + (
         "from perfectplay._kernel.backend import implementation\n"
         f"c4 = implementation('connect4', {backend!r})\n"
         "print(c4.score('2252576253462244111563365343671351441', book=None))\n"
-        "c4.score('4453')\n"
+        f"c4.{call}\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.split() == ["-1"], run.stderr
@@ -442,11 +443,34 @@ def test_the_compiled_core_reads_the_shipped_books_without_python_copies() -> No
         "from perfectplay._kernel.backend import implementation\n"
         "assert implementation('connect4', 'rust').score('') == 1\n"
         "print(openings.packaged.cache_info().misses, openings.deep.cache_info().misses)\n"
-        "assert implementation('connect4', 'python').score('44444') == -1\n"
+        "assert implementation('connect4', 'python').score('444444') == 1\n"
         "print(openings.packaged.cache_info().misses, openings.deep.cache_info().misses)\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.split() == ["0", "0", "1", "1"], run.stderr
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_answers_near_the_start_read_only_the_depth_6_book(backend: str, tmp_path: Path) -> None:
+    """A one-move answer of fewer than 6 stones reads the depth-6 book alone, so a fresh
+    process's first answer does not wait for the deep books: with the 12-ply book missing,
+    ``analyze('')`` and ``score('4453')`` answer, and a call that needs the deep books (6
+    stones, or ``solve``, which walks a line to the end) names the missing file."""
+    setup = (
+        "from perfectplay.connect4 import openings\n"
+        f"openings._installed_deep_path = lambda: {str(tmp_path / 'missing')!r}\n"
+        "from perfectplay._kernel.backend import implementation\n"
+        f"c4 = implementation('connect4', {backend!r})\n"
+        "print(c4.analyze('')[3], c4.score('4453'), c4.value('44533'))\n"
+    )
+    for call in ("score('445344')", "solve('')"):
+        code = setup + f"c4.{call}\n"
+        run = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+        assert run.stdout.split() == ["(1,", "41)", "-2", "1"], run.stderr
+        last = run.stderr.strip().splitlines()[-1]
+        assert last.startswith(f"FileNotFoundError: the 12-ply opening book {tmp_path}"), last
 
 
 @pytest.mark.parametrize("backend", ["rust", "python"])

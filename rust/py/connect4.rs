@@ -6,7 +6,9 @@ use crate::engine::perfect_hash::PerfectHash;
 use crate::engine::pool::Monitor;
 use crate::games::connect4::book::{Books, DeepBook, Fourteen};
 use crate::games::connect4::call::{self, BATCH, Call, POSITION};
-use crate::games::connect4::shipped::{ShippedBooks, ShippedFile, ShippedFiles, read_shipped};
+use crate::games::connect4::shipped::{
+    DeepFiles, ShippedDeep, ShippedFile, ShippedOpening, read_deep, read_opening, shipped_books,
+};
 use crate::games::connect4::{self as game, DEFAULT, Shape, search};
 use crate::py::batch::{labelled, rows_arg, shaped};
 use crate::py::convert::{Names, to_item};
@@ -17,15 +19,18 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple};
 
-/// `work` on the call of a position, with its books, without the GIL.
+/// `work` on the call of a position, with its books, without the GIL; `line`: the work walks
+/// a line of play to the game's end (`solve`), not only the position and its moves.
 fn answer<T: Send>(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
     options: &Options<'_>,
+    line: bool,
     work: impl FnOnce(&Call, Books<'_>, &mut Budget) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let call = Call::new(&to_item(position)?, options)?;
-    let choice = book_arg(py, options.book.as_ref(), &call.shape)?;
+    let reach = (!line).then_some(call.position.moves);
+    let choice = book_arg(py, options.book.as_ref(), &call.shape, reach)?;
     let books = choice.books()?;
     search_detached(py, call.node_limit, |budget| work(&call, books, budget))
 }
@@ -35,14 +40,14 @@ bindings! {
     /// line, for the side to move.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn solve(py, position; options = POSITION) -> Bound<'py, PyAny> {
-        Names::X_O.solution(py, answer(py, position, &options, Call::solve)?)
+        Names::X_O.solution(py, answer(py, position, &options, true, Call::solve)?)
     }
 
     /// {column: (value for the player making the move, plies from now with it)} for every legal
     /// column.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn analyze(py, position; options = POSITION) -> Bound<'py, PyAny> {
-        Names::X_O.analysis(py, answer(py, position, &options, Call::analyze)?)
+        Names::X_O.analysis(py, answer(py, position, &options, false, Call::analyze)?)
     }
 
     /// [(column, value for the player making the move, plies from now with it)] for every
@@ -50,26 +55,26 @@ bindings! {
     /// losses the longer; then nearest the centre (the left one of two).
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn ranked_moves(py, position; options = POSITION) -> Bound<'py, PyAny> {
-        Names::X_O.ranking(py, answer(py, position, &options, Call::ranked_moves)?)
+        Names::X_O.ranking(py, answer(py, position, &options, false, Call::ranked_moves)?)
     }
 
     /// The best column nearest the centre (the left one of two), or None once the game is over.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn best_move(py, position; options = POSITION) -> Option<u8> {
-        answer(py, position, &options, Call::best_move)
+        answer(py, position, &options, false, Call::best_move)
     }
 
     /// Every best column, ascending (none once the game is over): `solve`'s best moves without
     /// its line, so cheaper early in a game.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn best_moves(py, position; options = POSITION) -> Bound<'py, PyTuple> {
-        PyTuple::new(py, answer(py, position, &options, Call::best_moves)?)
+        PyTuple::new(py, answer(py, position, &options, false, Call::best_moves)?)
     }
 
     /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn value(py, position; options = POSITION) -> i8 {
-        answer(py, position, &options, Call::value)
+        answer(py, position, &options, false, Call::value)
     }
 
     /// Pons' score of the position (see the module's documentation); ``weak=True`` only its
@@ -77,7 +82,7 @@ bindings! {
     #[pyo3(text_signature = "(position, *, weak=False, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn score(py, position; options = call::SCORE) -> i32 {
         let weak = options.weak;
-        answer(py, position, &options, |call, books, budget| call.score(books, weak, budget))
+        answer(py, position, &options, false, |call, books, budget| call.score(books, weak, budget))
     }
 
     /// Can the position arise in play? Raises only for malformed input.
@@ -101,7 +106,7 @@ bindings! {
         let positions = rows_arg(positions, &[3], "(N, height, width)", "positions")?;
         let (rows, checked) = (&positions.rows, &options.checked);
         let (parsed, shape) = released(py, |monitor| call::parse_rows(rows, checked, monitor))?;
-        let choice = book_arg(py, options.book.as_ref(), &shape)?;
+        let choice = book_arg(py, options.book.as_ref(), &shape, None)?;
         let what = format!("connect4 {}x{}", shape.width, shape.height);
         let books = choice.books()?;
         labelled(py, &options, &what, parsed, |parsed, monitor| {
@@ -123,8 +128,9 @@ bindings! {
 /// The books a call reads.
 enum BookChoice<'py> {
     None,
-    /// The packaged books, read by the core once a process (so a call asks no Python).
-    Packaged(&'static ShippedBooks),
+    /// The packaged books, read by the core once a process (so a call asks no Python): the
+    /// depth-6 book, and the deep books unless the call needs none of them.
+    Packaged(&'static ShippedOpening, Option<&'static ShippedDeep>),
     /// A given book's numpy arrays, read in place for the call.
     Given(BookArrays<'py>),
 }
@@ -205,7 +211,7 @@ impl BookChoice<'_> {
     fn books(&self) -> PyResult<Books<'_>> {
         match self {
             BookChoice::None => Ok(Books::default()),
-            BookChoice::Packaged(books) => Ok(books.books()),
+            BookChoice::Packaged(opening, deep) => Ok(shipped_books(opening, *deep)),
             BookChoice::Given(arrays) => arrays.books(),
         }
     }
@@ -213,17 +219,26 @@ impl BookChoice<'_> {
 
 /// The books of a call given `book=` (`None`: not given) on `shape`'s board, as
 /// `perfectplay.connect4.openings.book_for` resolves it for both backends. Not given or
-/// `'packaged'`: the packaged books on 7x6, none on other sizes.
+/// `'packaged'`: the packaged books on 7x6, none on other sizes. `reach`: the stones of a
+/// position whose answer reads the books at most one stone further (None: the call may read
+/// any); the deep books are read only when the depth-6 book does not answer all of it, so a
+/// fresh process's first answers near the start pay for the small book only.
 fn book_arg<'py>(
     py: Python<'py>,
     book: Option<&Bound<'py, PyAny>>,
     shape: &Shape,
+    reach: Option<u32>,
 ) -> PyResult<BookChoice<'py>> {
-    static PACKAGED: PyOnceLock<ShippedBooks> = PyOnceLock::new();
+    static OPENING: PyOnceLock<ShippedOpening> = PyOnceLock::new();
+    static DEEP: PyOnceLock<ShippedDeep> = PyOnceLock::new();
     let book_for = |book: &Bound<'py, PyAny>| -> PyResult<Option<BookArrays<'py>>> {
         let openings = py.import("perfectplay.connect4.openings")?;
         let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
         found.extract()
+    };
+    let shipped = |roles: &[&str]| -> PyResult<Bound<'py, PyAny>> {
+        let openings = py.import("perfectplay.connect4.openings")?;
+        openings.call_method1("shipped_files", (roles.to_vec(),))
     };
     match book {
         // None (no book) is answered here: asking Python would double a short call's time.
@@ -233,26 +248,42 @@ fn book_arg<'py>(
         }
         _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(BookChoice::None),
         _ => {
-            let packaged = PACKAGED.get_or_try_init(py, || {
-                let openings = py.import("perfectplay.connect4.openings")?;
-                let files: ShippedFilesArg = openings.call_method0("shipped_files")?.extract()?;
-                let files = files.into_core();
-                Ok::<_, PyErr>(py.detach(|| read_shipped(&files))?)
+            let opening = OPENING.get_or_try_init(py, || {
+                let files: OpeningFilesArg = shipped(&["opening"])?.extract()?;
+                let file = files.opening.into_core();
+                Ok::<_, PyErr>(py.detach(|| read_opening(&file))?)
             })?;
-            Ok(BookChoice::Packaged(packaged))
+            if reach.is_some_and(|stones| stones < opening.depth()) {
+                return Ok(BookChoice::Packaged(opening, None));
+            }
+            let deep = DEEP.get_or_try_init(py, || {
+                let files: DeepFilesArg = shipped(&["deep", "next", "fourteen"])?.extract()?;
+                let files = DeepFiles {
+                    deep: files.deep.into_core(),
+                    next: files.next.into_core(),
+                    fourteen: files.fourteen.into_core(),
+                };
+                Ok::<_, PyErr>(py.detach(|| read_deep(&files))?)
+            })?;
+            Ok(BookChoice::Packaged(opening, Some(deep)))
         }
     }
 }
 
-/// `perfectplay.connect4.openings.shipped_files()`: where each shipped book is and what it
-/// must be.
+/// `perfectplay.connect4.openings.shipped_files(roles)`: where each shipped book is and what
+/// it must be.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct ShippedFilesArg {
+struct OpeningFilesArg {
+    opening: ShippedFileArg,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DeepFilesArg {
     deep: ShippedFileArg,
     next: ShippedFileArg,
     fourteen: ShippedFileArg,
-    opening: ShippedFileArg,
 }
 
 #[derive(FromPyObject)]
@@ -267,22 +298,16 @@ struct ShippedFileArg {
     not_ours: String,
 }
 
-impl ShippedFilesArg {
-    fn into_core(self) -> ShippedFiles {
-        let file = |arg: ShippedFileArg| ShippedFile {
-            path: arg.path,
-            bytes: arg.bytes,
-            sha256: arg.sha256,
-            named: arg.named,
-            size_means: arg.size_means,
-            fix: arg.fix,
-            not_ours: arg.not_ours,
-        };
-        ShippedFiles {
-            deep: file(self.deep),
-            next: file(self.next),
-            fourteen: file(self.fourteen),
-            opening: file(self.opening),
+impl ShippedFileArg {
+    fn into_core(self) -> ShippedFile {
+        ShippedFile {
+            path: self.path,
+            bytes: self.bytes,
+            sha256: self.sha256,
+            named: self.named,
+            size_means: self.size_means,
+            fix: self.fix,
+            not_ours: self.not_ours,
         }
     }
 }

@@ -202,16 +202,21 @@ def shallower_than(stones: int) -> Book:
 _BOOK_FORMS = "book must be 'packaged', None or a perfectplay.openings.Book"
 
 
-def book_for(book: Any, width: int, height: int) -> Book | None:
+def book_for(book: Any, width: int, height: int, reach: int | None = None) -> Book | None:
     """The book a call given ``book=`` reads on a ``width`` x ``height`` board (both backends
     ask here): ``'packaged'`` (the packaged 7x6 book and the 12-ply book, on 7x6; nothing on
-    other sizes), None, or a book of the board's size."""
+    other sizes), None, or a book of the board's size. ``reach``: the stones of a position
+    whose answer reads the books at most one stone further (None: the call may read any); the
+    deep books are read only when the depth-6 book does not answer all of it."""
     if book is None:
         return None
     if isinstance(book, str):
         if book != PACKAGED_NAME:
             raise ValueError(f"{_BOOK_FORMS}, not {book!r}")
-        return packaged() if (width, height) == PACKAGED_SIZE else None
+        if (width, height) != PACKAGED_SIZE:
+            return None
+        opening = packaged_opening()
+        return opening if reach is not None and reach < opening.depth else packaged()
     if not all(hasattr(book, field) for field in _BOOK_FIELDS):
         raise TypeError(f"{_BOOK_FORMS}, not {type(book).__name__}")
     if not isinstance(book, Book):
@@ -239,21 +244,49 @@ def _check_arrays(book: Any) -> None:
 
 
 @functools.cache
+def packaged_opening() -> Book:
+    """The 7x6 book that ships with perfectplay, alone (loaded and checked once): what a 7x6
+    answer near the start reads."""
+    return load_packaged(packaged_path())
+
+
+@functools.cache
 def packaged() -> Book:
     """The 7x6 book that ships with perfectplay, the 12-ply book attached (``deep``): what a
-    7x6 answer reads by default (both loaded and checked once)."""
-    return load_packaged(packaged_path(), deep())
+    7x6 answer reads by default (both loaded and checked once, the depth-6 book first)."""
+    opening = packaged_opening()
+    return Book._as_shipped(7, 6, opening.depth, opening.keys, opening.scores, opening.path, deep())
 
 
-def shipped_files() -> dict[str, dict[str, Any]]:
-    """Where each book a default 7x6 call reads is and what it must be, for the compiled core,
-    which reads and checks them itself (``rust/games/connect4/shipped.rs``): its path, size,
-    SHA-256, and the words of the errors that name it, as this module's readers word them."""
-    deep_file = _installed_deep_path()
+_ROLES = ("opening", "deep", "next", "fourteen")
+
+
+def shipped_files(roles: tuple[str, ...] | list[str] = _ROLES) -> dict[str, dict[str, Any]]:
+    """Where each book of ``roles`` (of ``"opening"``, ``"deep"``, ``"next"``, ``"fourteen"``)
+    a default 7x6 call reads is and what it must be, for the compiled core, which reads and
+    checks them itself (``rust/games/connect4/shipped.rs``): its path, size, SHA-256, and the
+    words of the errors that name it, as this module's readers word them."""
+    unknown = set(roles) - set(_ROLES)
+    if unknown:
+        raise ValueError(f"the shipped books are {', '.join(_ROLES)}, not {', '.join(unknown)}")
+    paths = {
+        "opening": packaged_path,
+        "deep": _installed_deep_path,
+        "next": next_path,
+        "fourteen": fourteen_path,
+    }
+    where = {role: paths[role]() for role in _ROLES if role in roles}
     files = {
-        "deep": (deep_file, DEEP_BYTES, DEEP_SHA256, "the 12-ply opening book", "", _REINSTALL),
+        "deep": (
+            where.get("deep"),
+            DEEP_BYTES,
+            DEEP_SHA256,
+            "the 12-ply opening book",
+            "",
+            _REINSTALL,
+        ),
         "next": (
-            next_path(),
+            where.get("next"),
             NEXT_BYTES,
             NEXT_SHA256,
             "the 13-ply opening book",
@@ -261,7 +294,7 @@ def shipped_files() -> dict[str, dict[str, Any]]:
             _REFETCH,
         ),
         "fourteen": (
-            fourteen_path(),
+            where.get("fourteen"),
             FOURTEEN_BYTES,
             FOURTEEN_SHA256,
             "the 14-ply opening book",
@@ -269,7 +302,7 @@ def shipped_files() -> dict[str, dict[str, Any]]:
             _REFETCH,
         ),
         "opening": (
-            packaged_path(),
+            where.get("opening"),
             PACKAGED_BYTES,
             PACKAGED_SHA256,
             "the opening book",
@@ -279,6 +312,8 @@ def shipped_files() -> dict[str, dict[str, Any]]:
     }
     shipped = {}
     for role, (path, size, sha256, kind, size_means, fix) in files.items():
+        if path is None:
+            continue
         named = f"{kind} {path}"
         not_ours = (
             f"{named} is not {DEEP_DISTRIBUTION} {DEEP_VERSION}'s: {fix}"

@@ -101,12 +101,12 @@ class _Search:
         return result
 
 
-def _book_for(book: Any, width: int, height: int) -> Any:
+def _book_for(book: Any, width: int, height: int, reach: int | None = None) -> Any:
     # The books' modules are imported when a call first needs a book, not with the package:
     # a start that answers nothing from them does not pay for them.
     from perfectplay.connect4 import openings
 
-    return openings.book_for(book, width, height)
+    return openings.book_for(book, width, height, reach)
 
 
 class _Call:
@@ -118,7 +118,9 @@ class _Call:
         self.options = Options.read(given, function, allowed)
         size = (self.options.width, self.options.height)
         self.shape, self.root = parse(to_item(position), size)
-        book = _book_for(self.options.book, self.shape.width, self.shape.height)
+        # solve walks a line to the game's end; the others read one stone past the position.
+        reach = None if function == "solve" else self.root[2]
+        book = _book_for(self.options.book, self.shape.width, self.shape.height, reach)
         self.search = _Search(self.shape, self.options.node_limit, book)
 
     def first_to_move(self) -> bool:

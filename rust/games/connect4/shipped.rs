@@ -1,7 +1,9 @@
 //! The books that ship for 7x6, read by the core itself, once a process: the 12-ply book of
 //! `bitbully-databases`, perfectplay's 13-ply and 14-ply books and its depth-6 book. Python
 //! only says where the files are and what each must be (its size and SHA-256, and the words
-//! of the errors that name it): the data never passes through Python. Each file is read in
+//! of the errors that name it): the data never passes through Python. The depth-6 book is
+//! read first; the deep books only when a call needs them (not for one move's answers near the
+//! start, which the depth-6 book gives whole). Each file is read in
 //! one piece and refused, naming it, unless it is a regular file of its size and SHA-256; a
 //! file of that hash is the one the tests walked whole, so its structure is only parsed, never
 //! walked again. The 13-ply and 14-ply scores are read in place, in the bytes read.
@@ -28,22 +30,32 @@ pub struct ShippedFile {
     pub not_ours: String,
 }
 
-/// The four files, in the order they are read (the order the twin reads them in, so that both
-/// backends name the same file first).
-pub struct ShippedFiles {
+/// The deep books' files, in the order they are read (the order the twin reads them in, so
+/// that both backends name the same file first). The depth-6 book is read before them.
+pub struct DeepFiles {
     pub deep: ShippedFile,
     pub next: ShippedFile,
     pub fourteen: ShippedFile,
-    pub opening: ShippedFile,
 }
 
-/// The shipped books, owned by the core.
-pub struct ShippedBooks {
+/// The shipped depth-6 book, owned by the core.
+pub struct ShippedOpening {
     keys: Vec<u64>,
     scores: Vec<i8>,
     depth: u32,
+}
+
+impl ShippedOpening {
+    /// The stones of its deepest positions.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+}
+
+/// The shipped 12-ply, 13-ply and 14-ply books, owned by the core.
+pub struct ShippedDeep {
     codes: Vec<i32>,
-    deep_scores: Vec<i8>,
+    scores: Vec<i8>,
     next: Vec<u8>,
     fourteen: FourteenFile,
 }
@@ -58,19 +70,21 @@ struct FourteenFile {
     slots: u32,
 }
 
-impl ShippedBooks {
-    pub fn books(&self) -> Books<'_> {
-        let fourteen = &self.fourteen;
-        Books {
-            opening: Some(Book {
-                keys: &self.keys,
-                scores: &self.scores,
-                depth: self.depth,
-            }),
-            deep: Some(DeepBook {
-                codes: &self.codes,
-                scores: &self.deep_scores,
-                next: Some(as_signed(&self.next)),
+/// The books a search reads from the shipped files: the depth-6 book, and the deep books when
+/// given.
+pub fn shipped_books<'a>(opening: &'a ShippedOpening, deep: Option<&'a ShippedDeep>) -> Books<'a> {
+    Books {
+        opening: Some(Book {
+            keys: &opening.keys,
+            scores: &opening.scores,
+            depth: opening.depth,
+        }),
+        deep: deep.map(|deep| {
+            let fourteen = &deep.fourteen;
+            DeepBook {
+                codes: &deep.codes,
+                scores: &deep.scores,
+                next: Some(as_signed(&deep.next)),
                 fourteen: Some(Fourteen {
                     hash: PerfectHash {
                         pilots: &fourteen.data[fourteen.pilots.clone()],
@@ -80,26 +94,32 @@ impl ShippedBooks {
                     },
                     scores: as_signed(&fourteen.data[fourteen.scores.clone()]),
                 }),
-            }),
-        }
+            }
+        }),
     }
 }
 
-/// Reads and checks the shipped books (see the module).
-pub fn read_shipped(files: &ShippedFiles) -> Result<ShippedBooks> {
-    let (codes, deep_scores) = deep_columns(&files.deep, &read_checked(&files.deep)?)?;
+/// Reads and checks the shipped depth-6 book (see the module).
+pub fn read_opening(file: &ShippedFile) -> Result<ShippedOpening> {
+    let (keys, scores, depth) = opening_columns(file, &read_checked(file)?)?;
+    Ok(ShippedOpening {
+        keys,
+        scores,
+        depth,
+    })
+}
+
+/// Reads and checks the shipped deep books (see the module).
+pub fn read_deep(files: &DeepFiles) -> Result<ShippedDeep> {
+    let (codes, scores) = deep_columns(&files.deep, &read_checked(&files.deep)?)?;
     let next = read_checked(&files.next)?;
     if next.len() != 7 * codes.len() {
         return Err(bad(&files.next, "not seven scores for each 12-ply entry"));
     }
     let fourteen = fourteen_columns(&files.fourteen, read_checked(&files.fourteen)?)?;
-    let (keys, scores, depth) = opening_columns(&files.opening, &read_checked(&files.opening)?)?;
-    Ok(ShippedBooks {
-        keys,
-        scores,
-        depth,
+    Ok(ShippedDeep {
         codes,
-        deep_scores,
+        scores,
         next,
         fourteen,
     })
