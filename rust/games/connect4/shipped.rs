@@ -12,6 +12,7 @@ use crate::engine::error::{Error, Result};
 use crate::engine::files::{ReadFailure, read_regular};
 use crate::engine::memory::{as_signed, with_room};
 use crate::engine::perfect_hash::PerfectHash;
+use crate::engine::pool::{self, Poll};
 use crate::games::connect4::book::{Book, Books, DeepBook, Fourteen};
 use sha2::{Digest, Sha256};
 
@@ -109,14 +110,66 @@ pub fn read_opening(file: &ShippedFile) -> Result<ShippedOpening> {
     })
 }
 
-/// Reads and checks the shipped deep books (see the module).
+/// The deep books' files as the workers read them (each worker fills the ones it read).
+#[derive(Default)]
+struct DeepRead {
+    twelve: Option<Result<(Vec<i32>, Vec<i8>)>>,
+    thirteen: Option<Result<Vec<u8>>>,
+    fourteen: Option<Result<FourteenFile>>,
+}
+
+impl DeepRead {
+    fn read(&mut self, files: &DeepFiles, at: usize) {
+        match at {
+            0 => {
+                let read = read_checked(&files.deep);
+                self.twelve = Some(read.and_then(|data| deep_columns(&files.deep, &data)));
+            }
+            1 => self.thirteen = Some(read_checked(&files.next)),
+            _ => {
+                let read = read_checked(&files.fourteen);
+                let parsed = read.and_then(|data| fourteen_columns(&files.fourteen, data));
+                self.fourteen = Some(parsed);
+            }
+        }
+    }
+}
+
+/// Reads and checks the shipped deep books (see the module): each file read, hashed and parsed
+/// on a worker of its own (that is most of a fresh process's first deep answer), the first
+/// refusal in file order reported.
 pub fn read_deep(files: &DeepFiles) -> Result<ShippedDeep> {
-    let (codes, scores) = deep_columns(&files.deep, &read_checked(&files.deep)?)?;
-    let next = read_checked(&files.next)?;
+    let work = |read: &mut DeepRead, at: usize, _: Poll| {
+        read.read(files, at);
+        1
+    };
+    let start = || Ok(DeepRead::default());
+    let workers = pool::run(vec![0, 1, 2], 3, 3, start, work, |_, _| false)?;
+    let mut all = DeepRead::default();
+    for worker in workers {
+        all.twelve = all.twelve.or(worker.twelve);
+        all.thirteen = all.thirteen.or(worker.thirteen);
+        all.fourteen = all.fourteen.or(worker.fourteen);
+    }
+    // Every piece runs (the calling thread is a worker); a file missing here is read now.
+    for at in 0..3 {
+        let missing = [
+            all.twelve.is_none(),
+            all.thirteen.is_none(),
+            all.fourteen.is_none(),
+        ];
+        if missing[at] {
+            all.read(files, at);
+        }
+    }
+    let (Some(twelve), Some(thirteen), Some(fourteen)) = (all.twelve, all.thirteen, all.fourteen)
+    else {
+        return Err(Error::Malformed("the deep books were not all read".into()));
+    };
+    let ((codes, scores), next, fourteen) = (twelve?, thirteen?, fourteen?);
     if next.len() != 7 * codes.len() {
         return Err(bad(&files.next, "not seven scores for each 12-ply entry"));
     }
-    let fourteen = fourteen_columns(&files.fourteen, read_checked(&files.fourteen)?)?;
     Ok(ShippedDeep {
         codes,
         scores,
