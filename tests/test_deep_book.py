@@ -365,8 +365,8 @@ def test_without_bitbully_databases_the_default_names_the_fix(backend: str) -> N
     FileNotFoundError naming the fix at the first call that reads it (one of 6 stones); book=None
     and other sizes still answer."""
     code = (
-        "from perfectplay import openings\n"
-        "openings.deep_path = lambda: None\n"
+        "from perfectplay.connect4 import shipped\n"
+        "shipped.deep_path = lambda: None\n"
         "from perfectplay._kernel.backend import implementation\n"
         f"c4 = implementation('connect4', {backend!r})\n"
         "near_the_end = '2252576253462244111563365343671351441'\n"

@@ -375,8 +375,8 @@ def test_a_default_7x6_call_refuses_a_packaged_book_put_in_its_place(
         data[30] ^= 1
         planted.write_bytes(bytes(data))
     setup = (
-        "from perfectplay.connect4 import openings\n"
-        f"openings.packaged_path = lambda: {str(planted)!r}\n"
+        "from perfectplay.connect4 import shipped\n"
+        f"shipped.packaged_path = lambda: {str(planted)!r}\n"
     )
     last = _refused_in_a_fresh_process(backend, setup)
     assert last.startswith(f"ValueError: the opening book {planted}"), last
@@ -409,8 +409,8 @@ def _first_error(backend: str, role: str, planted: Path) -> str:
     """The last line a fresh process prints whose ``role`` book is ``planted`` when a default
     7x6 call first reads the books."""
     setup = (
-        "from perfectplay.connect4 import openings\n"
-        f"openings.{_PATHS[role]} = lambda: {str(planted)!r}\n"
+        "from perfectplay.connect4 import shipped\n"
+        f"shipped.{_PATHS[role]} = lambda: {str(planted)!r}\n"
     )
     return _refused_in_a_fresh_process(backend, setup)
 
@@ -457,8 +457,8 @@ def test_answers_near_the_start_read_only_the_depth_6_book(backend: str, tmp_pat
     ``analyze('')`` and ``score('4453')`` answer, and a call that needs the deep books (6
     stones, or ``solve``, which walks a line to the end) names the missing file."""
     setup = (
-        "from perfectplay.connect4 import openings\n"
-        f"openings._installed_deep_path = lambda: {str(tmp_path / 'missing')!r}\n"
+        "from perfectplay.connect4 import shipped\n"
+        f"shipped._installed_deep_path = lambda: {str(tmp_path / 'missing')!r}\n"
         "from perfectplay._kernel.backend import implementation\n"
         f"c4 = implementation('connect4', {backend!r})\n"
         "print(c4.analyze('')[3], c4.score('4453'), c4.value('44533'))\n"

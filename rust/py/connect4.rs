@@ -237,8 +237,9 @@ fn book_arg<'py>(
         found.extract()
     };
     let shipped = |roles: &[&str]| -> PyResult<Bound<'py, PyAny>> {
-        let openings = py.import("perfectplay.connect4.openings")?;
-        openings.call_method1("shipped_files", (roles.to_vec(),))
+        // Not `openings`, which would import numpy and the book readers with it.
+        let shipped = py.import("perfectplay.connect4.shipped")?;
+        shipped.call_method1("shipped_files", (roles.to_vec(),))
     };
     match book {
         // None (no book) is answered here: asking Python would double a short call's time.
@@ -270,7 +271,7 @@ fn book_arg<'py>(
     }
 }
 
-/// `perfectplay.connect4.openings.shipped_files(roles)`: where each shipped book is and what
+/// `perfectplay.connect4.shipped.shipped_files(roles)`: where each shipped book is and what
 /// it must be.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]

@@ -12,6 +12,7 @@ import numpy as np
 from perfectplay._kernel import score
 from perfectplay._kernel.files import open_regular
 from perfectplay.connect4.rules import pons_of
+from perfectplay.connect4.shipped import _REFETCH as _REFETCH
 
 DEEP_STONES = 12
 
@@ -42,14 +43,6 @@ def _read_whole(
 
 
 #: The data-only distribution that holds perfectplay's own books, pinned in pyproject.toml.
-BOOKS_DISTRIBUTION = "perfectplay-books"
-BOOKS_VERSION = "1.0.0"
-_BOOKS_PACKAGE = "perfectplay_books"
-_REFETCH = (
-    f"reinstall {BOOKS_DISTRIBUTION} (pip install --force-reinstall "
-    f"{BOOKS_DISTRIBUTION}=={BOOKS_VERSION}), or pass book=None to search without a book"
-)
-
 #: A 13-ply book's slot for a child it does not hold (the game over, or a win at once).
 NOT_HELD = 127
 

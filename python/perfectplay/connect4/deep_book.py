@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from importlib import util
 from typing import Any
 
 import numpy as np
@@ -25,18 +24,17 @@ from perfectplay.connect4.book_io import (
 )
 from perfectplay.connect4.fourteen_file import FOURTEEN_POSITIONS, Book14, read_14
 from perfectplay.connect4.rules import Position, Shape, _top, codes_of
+from perfectplay.connect4.shipped import (
+    _REINSTALL,
+    DEEP_BYTES,
+    DEEP_DISTRIBUTION,
+    DEEP_SHA256,
+    DEEP_VERSION,
+)
 
 DEEP_SIZE = (7, 6)  # the board of the 12-ply book
 DEEP_SHAPE = Shape(*DEEP_SIZE)
-DEEP_DISTRIBUTION = "bitbully-databases"
-DEEP_VERSION = "0.0.2"
-DEEP_FILE = "assets/book_12ply_distances.dat"
-DEEP_BYTES = 21_004_495
-DEEP_SHA256 = "1e01874dbb9b296a96baa2f5483ae69333ac7009377b34b222f112d9d8e89704"
-_REINSTALL = (
-    f"reinstall it (pip install --force-reinstall {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or "
-    "pass book=None to search without a book"
-)
+
 
 # An entry: a 4-byte big-endian key of the stones, then the distance byte.
 _DEEP_ENTRY = np.dtype([("code", ">i4"), ("value", "i1")])
@@ -300,18 +298,6 @@ def _rows(codes: list[int]) -> list[list[int]]:
     """7x6 cell codes (top row first) as rows."""
     width = DEEP_SHAPE.width
     return [codes[row * width : (row + 1) * width] for row in range(DEEP_SHAPE.height)]
-
-
-def deep_path() -> str | None:
-    """Where the installed ``bitbully-databases`` keeps the 12-ply book, or None when it is not
-    installed (found without importing it)."""
-    try:
-        spec = util.find_spec("bitbully_databases")
-    except (ImportError, ValueError):  # a broken installation: as good as none
-        spec = None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return os.path.join(next(iter(spec.submodule_search_locations)), *DEEP_FILE.split("/"))
 
 
 def load_deep(path: str | os.PathLike[str]) -> DeepBook:

@@ -60,12 +60,12 @@ from __future__ import annotations
 
 import functools
 import os
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from perfectplay._kernel.options import PACKAGED as PACKAGED_NAME
+from perfectplay.connect4 import shipped
 from perfectplay.connect4.book_build import build as build
 from perfectplay.connect4.book_build import solve_texts as solve_texts
 from perfectplay.connect4.book_file import (
@@ -77,27 +77,13 @@ from perfectplay.connect4.book_file import MAGIC as MAGIC
 from perfectplay.connect4.book_file import Book as Book
 from perfectplay.connect4.book_file import load as load
 from perfectplay.connect4.book_file import score_range as score_range
-from perfectplay.connect4.book_io import (
-    _BOOKS_PACKAGE,
-    _REFETCH,
-    _check_array,
-    _read_whole,
-)
-from perfectplay.connect4.book_io import BOOKS_DISTRIBUTION as BOOKS_DISTRIBUTION
-from perfectplay.connect4.book_io import BOOKS_VERSION as BOOKS_VERSION
 from perfectplay.connect4.book_io import DEEP_STONES as DEEP_STONES
 from perfectplay.connect4.book_io import NOT_HELD as NOT_HELD
-from perfectplay.connect4.deep_book import _REINSTALL
-from perfectplay.connect4.deep_book import DEEP_BYTES as DEEP_BYTES
-from perfectplay.connect4.deep_book import DEEP_DISTRIBUTION as DEEP_DISTRIBUTION
-from perfectplay.connect4.deep_book import DEEP_FILE as DEEP_FILE
-from perfectplay.connect4.deep_book import DEEP_SHA256 as DEEP_SHA256
+from perfectplay.connect4.book_io import _check_array, _read_whole
 from perfectplay.connect4.deep_book import DEEP_SHAPE as DEEP_SHAPE
 from perfectplay.connect4.deep_book import DEEP_SIZE as DEEP_SIZE
-from perfectplay.connect4.deep_book import DEEP_VERSION as DEEP_VERSION
 from perfectplay.connect4.deep_book import DeepBook as DeepBook
 from perfectplay.connect4.deep_book import deep_code as deep_code
-from perfectplay.connect4.deep_book import deep_path as deep_path
 from perfectplay.connect4.deep_book import deep_scores as deep_scores
 from perfectplay.connect4.deep_book import deep_stones as deep_stones
 from perfectplay.connect4.deep_book import load_deep as load_deep
@@ -108,6 +94,29 @@ from perfectplay.connect4.fourteen_file import MAGIC_14 as MAGIC_14
 from perfectplay.connect4.fourteen_file import Book14 as Book14
 from perfectplay.connect4.fourteen_file import read_14 as read_14
 from perfectplay.connect4.fourteen_file import write_14 as write_14
+from perfectplay.connect4.shipped import _REFETCH
+from perfectplay.connect4.shipped import BOOKS_DISTRIBUTION as BOOKS_DISTRIBUTION
+from perfectplay.connect4.shipped import BOOKS_VERSION as BOOKS_VERSION
+from perfectplay.connect4.shipped import DEEP_BYTES as DEEP_BYTES
+from perfectplay.connect4.shipped import DEEP_DISTRIBUTION as DEEP_DISTRIBUTION
+from perfectplay.connect4.shipped import DEEP_FILE as DEEP_FILE
+from perfectplay.connect4.shipped import DEEP_SHA256 as DEEP_SHA256
+from perfectplay.connect4.shipped import DEEP_VERSION as DEEP_VERSION
+from perfectplay.connect4.shipped import FOURTEEN_BYTES as FOURTEEN_BYTES
+from perfectplay.connect4.shipped import FOURTEEN_FILE as FOURTEEN_FILE
+from perfectplay.connect4.shipped import FOURTEEN_SHA256 as FOURTEEN_SHA256
+from perfectplay.connect4.shipped import NEXT_BYTES as NEXT_BYTES
+from perfectplay.connect4.shipped import NEXT_FILE as NEXT_FILE
+from perfectplay.connect4.shipped import NEXT_SHA256 as NEXT_SHA256
+from perfectplay.connect4.shipped import PACKAGED as PACKAGED
+from perfectplay.connect4.shipped import PACKAGED_BYTES as PACKAGED_BYTES
+from perfectplay.connect4.shipped import PACKAGED_SHA256 as PACKAGED_SHA256
+from perfectplay.connect4.shipped import PACKAGED_SIZE as PACKAGED_SIZE
+from perfectplay.connect4.shipped import deep_path as deep_path
+from perfectplay.connect4.shipped import fourteen_path as fourteen_path
+from perfectplay.connect4.shipped import next_path as next_path
+from perfectplay.connect4.shipped import packaged_path as packaged_path
+from perfectplay.connect4.shipped import shipped_files as shipped_files
 
 __all__ = [
     "FORMAT_VERSION",
@@ -121,64 +130,14 @@ __all__ = [
     "packaged",
 ]
 
-PACKAGED = "connect4-7x6.book"
-PACKAGED_BYTES = 99_874
-PACKAGED_SHA256 = "e2186470573105308ff71b81c5e867ed700420f2fa0b9381a839a4a6325a6355"
-PACKAGED_SIZE = (7, 6)  # the board size of the packaged book
-
-#: The 13-ply book (``perfectplay.connect4.book13`` built it), in ``perfectplay-books``.
-NEXT_FILE = "connect4-7x6-13ply.scores"
-NEXT_SHA256 = "e857e57eac239578cf765d663e0c3eccc37d71a9ebaa413d024610b4025dd012"
-NEXT_BYTES = 29_406_293
-
-#: The 14-ply book (``perfectplay.connect4.book13`` built it), in ``perfectplay-books``.
-FOURTEEN_FILE = "connect4-7x6-14ply.book14"
-FOURTEEN_SHA256 = "c2e12a32c02e87dea344da584059986b648fc6acf0aac5d1606c164bc7711343"
-FOURTEEN_BYTES = 31_315_885
-
-
-def _data_path(name: str) -> str:
-    """Where the installed books package keeps ``name``: a ``FileNotFoundError`` saying how to
-    install it when it is not installed (never a silent search of minutes without books)."""
-    try:
-        books = resources.files(_BOOKS_PACKAGE)
-    except ModuleNotFoundError:
-        raise FileNotFoundError(
-            f"the opening books are missing: {BOOKS_DISTRIBUTION} is not installed; install it "
-            f"(pip install {BOOKS_DISTRIBUTION}=={BOOKS_VERSION}; from a clone of perfectplay, "
-            "pip install ./books), or pass book=None to search without a book"
-        ) from None
-    return str(books.joinpath(name))
-
-
-def next_path() -> str:
-    """Where the packaged 13-ply book is."""
-    return _data_path(NEXT_FILE)
-
-
-def fourteen_path() -> str:
-    """Where the packaged 14-ply book is."""
-    return _data_path(FOURTEEN_FILE)
-
-
-def _installed_deep_path() -> str:
-    path = deep_path()
-    if path is None:
-        raise FileNotFoundError(
-            f"the 12-ply opening book is missing: {DEEP_DISTRIBUTION} is not installed; install "
-            f"it (pip install {DEEP_DISTRIBUTION}=={DEEP_VERSION}), or pass book=None to search "
-            "without a book"
-        )
-    return path
-
-
 @functools.cache
 def deep() -> DeepBook:
     """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply and
     14-ply books attached (all loaded and checked once)."""
-    path = _installed_deep_path()
-    through_13 = with_next(load_deep(path), next_path(), sha256=NEXT_SHA256)
-    return with_fourteen(through_13, fourteen_path(), sha256=FOURTEEN_SHA256)
+    # Through the module, so that a path changed there is changed for both backends.
+    path = shipped._installed_deep_path()
+    through_13 = with_next(load_deep(path), shipped.next_path(), sha256=NEXT_SHA256)
+    return with_fourteen(through_13, shipped.fourteen_path(), sha256=FOURTEEN_SHA256)
 
 
 def shallower_than(stones: int) -> Book:
@@ -247,7 +206,7 @@ def _check_arrays(book: Any) -> None:
 def packaged_opening() -> Book:
     """The 7x6 book that ships with perfectplay, alone (loaded and checked once): what a 7x6
     answer near the start reads."""
-    return load_packaged(packaged_path())
+    return load_packaged(shipped.packaged_path())
 
 
 @functools.cache
@@ -256,85 +215,6 @@ def packaged() -> Book:
     7x6 answer reads by default (both loaded and checked once, the depth-6 book first)."""
     opening = packaged_opening()
     return Book._as_shipped(7, 6, opening.depth, opening.keys, opening.scores, opening.path, deep())
-
-
-_ROLES = ("opening", "deep", "next", "fourteen")
-
-
-def shipped_files(roles: tuple[str, ...] | list[str] = _ROLES) -> dict[str, dict[str, Any]]:
-    """Where each book of ``roles`` (of ``"opening"``, ``"deep"``, ``"next"``, ``"fourteen"``)
-    a default 7x6 call reads is and what it must be, for the compiled core, which reads and
-    checks them itself (``rust/games/connect4/shipped.rs``): its path, size, SHA-256, and the
-    words of the errors that name it, as this module's readers word them."""
-    unknown = set(roles) - set(_ROLES)
-    if unknown:
-        raise ValueError(f"the shipped books are {', '.join(_ROLES)}, not {', '.join(unknown)}")
-    paths = {
-        "opening": packaged_path,
-        "deep": _installed_deep_path,
-        "next": next_path,
-        "fourteen": fourteen_path,
-    }
-    where = {role: paths[role]() for role in _ROLES if role in roles}
-    files = {
-        "deep": (
-            where.get("deep"),
-            DEEP_BYTES,
-            DEEP_SHA256,
-            "the 12-ply opening book",
-            "",
-            _REINSTALL,
-        ),
-        "next": (
-            where.get("next"),
-            NEXT_BYTES,
-            NEXT_SHA256,
-            "the 13-ply opening book",
-            " (seven for each 12-ply entry)",
-            _REFETCH,
-        ),
-        "fourteen": (
-            where.get("fourteen"),
-            FOURTEEN_BYTES,
-            FOURTEEN_SHA256,
-            "the 14-ply opening book",
-            "",
-            _REFETCH,
-        ),
-        "opening": (
-            where.get("opening"),
-            PACKAGED_BYTES,
-            PACKAGED_SHA256,
-            "the opening book",
-            "",
-            _REFETCH,
-        ),
-    }
-    shipped = {}
-    for role, (path, size, sha256, kind, size_means, fix) in files.items():
-        if path is None:
-            continue
-        named = f"{kind} {path}"
-        not_ours = (
-            f"{named} is not {DEEP_DISTRIBUTION} {DEEP_VERSION}'s: {fix}"
-            if role == "deep"
-            else f"{named} is not the one this perfectplay shipped: {fix}"
-        )
-        shipped[role] = {
-            "path": os.fspath(path),
-            "bytes": size,
-            "sha256": sha256,
-            "named": named,
-            "size_means": size_means,
-            "fix": fix,
-            "not_ours": not_ours,
-        }
-    return shipped
-
-
-def packaged_path() -> str:
-    """Where the packaged 7x6 book is."""
-    return _data_path(PACKAGED)
 
 
 def load_packaged(path: str | os.PathLike[str], deep: DeepBook | None = None) -> Book:
