@@ -4,40 +4,61 @@ The winner wins in the fewest moves, the loser survives the most, a draw is a dr
 runs in Rust (``perfectplay._core``); a pure-Python twin gives the same answers when the
 extension is missing or ``PERFECTPLAY_BACKEND=python``. ``BACKEND`` says which one answers.
 Every game is described once in ``perfectplay.GAMES`` (its module, players, moves, options
-and the frameworks that have it); each game's module is imported here.
+and the frameworks that have it); each game's module, and the rest of the namespace, is
+imported when first used.
 """
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from perfectplay import agents, tablebase
 from perfectplay._kernel.backend import BACKEND
-from perfectplay._kernel.game import Game
-from perfectplay._kernel.review import Review, review_many
-from perfectplay._kernel.types import BatchSolution, Solution
 from perfectplay._registry import GAMES
-from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+
+if TYPE_CHECKING:
+    from perfectplay import agents, connect4, footholds, mnk, tablebase, tictactoe
+    from perfectplay._kernel.game import Game
+    from perfectplay._kernel.review import Review, review_many
+    from perfectplay._kernel.types import BatchSolution, Solution
+    from perfectplay.errors import IllegalPosition, SearchLimitExceeded
+
+# Where each name of the namespace is, imported when first asked for: a start imports what its
+# calls need (a Connect Four answer does not import the other games, numpy or the agents).
+_LAZY = {
+    **{name: f"perfectplay.{name}" for name in GAMES},
+    "agents": "perfectplay.agents",
+    "tablebase": "perfectplay.tablebase",
+    "Game": "perfectplay._kernel.game",
+    "Review": "perfectplay._kernel.review",
+    "review_many": "perfectplay._kernel.review",
+    "BatchSolution": "perfectplay._kernel.types",
+    "Solution": "perfectplay._kernel.types",
+    "IllegalPosition": "perfectplay.errors",
+    "SearchLimitExceeded": "perfectplay.errors",
+}
 
 
 def __getattr__(name: str) -> Any:
     # The version is read from the package's metadata when asked for: reading the metadata
     # costs more than the rest of a start needs.
     if name == "__version__":
-        import importlib.metadata
+        from importlib import metadata
 
         try:
             # Written once, in Cargo.toml; the package's metadata carries it.
-            return importlib.metadata.version("perfectplay")
-        except importlib.metadata.PackageNotFoundError:  # a source tree never installed
+            return metadata.version("perfectplay")
+        except metadata.PackageNotFoundError:  # a source tree never installed
             return "unknown"
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        found = module if module.__name__ == f"perfectplay.{name}" else getattr(module, name)
+        globals()[name] = found
+        return found
     raise AttributeError(f"module 'perfectplay' has no attribute {name!r}")
 
 
-for _name in GAMES:
-    globals()[_name] = importlib.import_module(f"perfectplay.{_name}")
-del _name
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
-from perfectplay import connect4, footholds, mnk, tictactoe  # noqa: E402  (named for readers)
 
 __all__ = [
     "BACKEND",

@@ -15,11 +15,10 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import secrets
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict, TypeVar
-
-import numpy as np
 
 from perfectplay._kernel import args
 
@@ -85,7 +84,9 @@ ORDER = tuple(field.name for field in dataclasses.fields(Options))
 
 def flag(value: Any, name: str) -> bool:
     """A bool argument (numpy's bool too), as the compiled core takes it."""
-    if not isinstance(value, (bool, np.bool_)):
+    # A numpy bool exists only once numpy is imported: a start that has none does not pay for it.
+    numpy = sys.modules.get("numpy")
+    if not (isinstance(value, bool) or (numpy is not None and isinstance(value, numpy.bool_))):
         raise TypeError(f"argument '{name}': '{type(value).__name__}' object is not a bool")
     return bool(value)
 

@@ -22,10 +22,12 @@ import functools
 import html
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    # Only for annotations: numpy is imported by what makes arrays, not by every start.
+    import numpy as np
+    import numpy.typing as npt
 
 from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.types import Solution
@@ -80,7 +82,7 @@ def backend_functions(
     ``above(name, function)``, when given, stands for each function: what the game answers
     above both backends (m,n,k's ``tablebase=``)."""
     functions = implementation(game)
-    names = implementation(game, "python").__all__
+    names = functions.__all__
     found = {name: getattr(functions, name) for name in names}
     if above is not None:
         found = {name: above(name, function) for name, function in found.items()}
@@ -118,6 +120,8 @@ def accepts_positions(batch_solve: Callable[..., Any], game: str) -> Callable[..
 
 def _rows_of(positions: Sequence[Any]) -> tuple[npt.NDArray[np.uint8], dict[str, Any]]:
     """The code rows of a batch of positions of one game and size, and their batch options."""
+    import numpy as np
+
     first = positions[0]
     shared, first_own = first._batch_fields()
     per_row: dict[str, list[Any]] = {name: [] for name in first_own}
@@ -303,6 +307,8 @@ class BasePosition(ABC, Generic[Move]):
 
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 for each legal action, 0 elsewhere, shape ``(action_count,)``."""
+        import numpy as np
+
         mask = np.zeros(self.action_count, dtype=np.int8)
         mask[self._legal_actions()] = 1
         return mask
@@ -361,12 +367,16 @@ class BasePosition(ABC, Generic[Move]):
 
     def to_array(self) -> npt.NDArray[np.uint8]:
         """The board as the game's numpy codes, shape ``(rows, cols)``, row 0 on top."""
+        import numpy as np
+
         return np.array(self._cell_codes(), dtype=np.uint8).reshape(self.rows, self.cols)
 
     def planes(self) -> npt.NDArray[np.int8]:
         """``(rows, cols, 2)`` int8: plane 0 the stones of the side to move (of the side that
         moved last once the game is over), plane 1 the other side's, as PettingZoo's boards
         and the Gymnasium environments show them."""
+        import numpy as np
+
         codes = self.to_array()
         mine = self._plane_code()
         planes = np.zeros((self.rows, self.cols, 2), dtype=np.int8)
@@ -378,6 +388,8 @@ class BasePosition(ABC, Generic[Move]):
         """The position of this game, size and rules whose board holds ``codes`` (what
         ``to_array()`` gives, shape ``(rows, cols)``), the side to move following from the
         stones; a board no game reaches is ``perfectplay.IllegalPosition``."""
+        import numpy as np
+
         array = np.asarray(codes)
         if array.shape != (self.rows, self.cols):
             raise ValueError(

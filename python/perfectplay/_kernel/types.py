@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    # Only for annotations: numpy is imported by what makes arrays, not by every start.
+    import numpy as np
+    import numpy.typing as npt
 
 #: Board codes as every game's batch functions take and `random_positions` return them.
 Codes: TypeAlias = "npt.NDArray[np.uint8]"
@@ -129,6 +131,8 @@ class BatchSolution:
         return pa.table(self.columns())
 
     def __repr__(self) -> str:
+        import numpy as np
+
         statuses = np.bincount(self.status, minlength=3)
         moves = "yes" if self.move_value is not None else "no"
         return (

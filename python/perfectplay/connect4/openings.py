@@ -130,6 +130,7 @@ __all__ = [
     "packaged",
 ]
 
+
 @functools.cache
 def deep() -> DeepBook:
     """The 12-ply book of the installed ``bitbully-databases`` with the packaged 13-ply and

@@ -168,5 +168,3 @@ def shipped_files(roles: tuple[str, ...] | list[str] = _ROLES) -> dict[str, dict
             "not_ours": not_ours,
         }
     return shipped
-
-
