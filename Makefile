@@ -26,7 +26,7 @@ sdist:  ## dist/perfectplay-*.tar.gz: the crate and the package, nothing else
 	$(PYTHON) -m twine check --strict dist/perfectplay-*.tar.gz
 
 dev:  ## install the package in place with the development tools
-	$(PYTHON) -m pip install ./books -e '.[dev]'
+	$(PYTHON) -m pip install ./books -e '.[dev]' --config-settings=build-args=--features=testing
 
 format:
 	cargo fmt
@@ -35,7 +35,7 @@ format:
 
 lint:
 	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --all-features -- -D warnings
 	cargo clippy --all-targets --no-default-features -- -D warnings
 	ruff check python tests benches docs
 	ruff format --check python tests benches docs

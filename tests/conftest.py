@@ -76,6 +76,30 @@ def mnk(backend: str) -> Any:
     return implementation("mnk", backend)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests of the test-only core, selected on a core built without it: say how to build it."""
+    if not any(item.get_closest_marker("testing_core") for item in items):
+        return
+    try:
+        from perfectplay._core import _testing  # noqa: F401
+    except ImportError as error:
+        raise pytest.UsageError(
+            "tests marked testing_core need the core built with the testing feature: "
+            "python -m pip install -e . --config-settings=build-args=--features=testing "
+            "(or deselect them: -m 'not testing_core')"
+        ) from error
+
+
+@pytest.fixture(scope="session")
+def plain_core() -> Any:
+    """``perfectplay._core._testing``: the plain reference searches of a core built with the
+    ``testing`` feature (tests that use it are marked ``testing_core``)."""
+    from perfectplay._core import _testing
+
+    return _testing
+
+
 @pytest.fixture(scope="session")
 def rust_mnk() -> Any:
     return implementation("mnk", "rust")

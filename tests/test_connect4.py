@@ -207,12 +207,11 @@ def test_threads_are_checked(c4: Any) -> None:
 
 
 @pytest.mark.compiled
-def test_compiled_search_agrees_with_the_plain_search() -> None:
-    from perfectplay._core._testing import plain_connect4
-
+@pytest.mark.testing_core
+def test_compiled_search_agrees_with_the_plain_search(plain_core: Any) -> None:
     boards = RUST.random_positions(1500, seed=7, plies=(26, 42))
     for board in boards:
-        _, value, plies = plain_connect4(board.tolist())
+        _, value, plies = plain_core.plain_connect4(board.tolist())
         solution = RUST.solve(board.tolist())
         assert (solution.value, solution.plies) == (value, plies)
 

@@ -10,21 +10,24 @@ import pytest
 from hypothesis import given, settings
 
 from conformance import footholds_positions
-from perfectplay._core import _testing
 from tests_support import footholds_replay
 
 # Compares the backends with each other whatever PERFECTPLAY_BACKEND says.
 pytestmark = pytest.mark.both_backends
 
 
+@pytest.mark.testing_core
 @settings(max_examples=2000, deadline=None)
 @given(footholds_positions())
 def test_three_solvers_agree(
-    rust_footholds: Any, python_footholds: Any, game: tuple[list[list[int]], Any, Any]
+    rust_footholds: Any,
+    python_footholds: Any,
+    plain_core: Any,
+    game: tuple[list[list[int]], Any, Any],
 ) -> None:
     board, a, b = game
     fast = rust_footholds.solve(board, a, b)
-    value, plies, best = _testing.backtrack_footholds(board, a, b)
+    value, plies, best = plain_core.backtrack_footholds(board, a, b)
     python = python_footholds.solve(board, a, b)
     assert (fast.value, fast.plies, fast.best_moves) == (value, plies, tuple(best))
     assert fast == python
@@ -34,14 +37,15 @@ def test_three_solvers_agree(
     assert loser != fast.winner
 
 
+@pytest.mark.testing_core
 @settings(max_examples=300, deadline=None)
 @given(footholds_positions(max_side=5))
 def test_fast_search_agrees_with_backtracking_up_to_5x5(
-    rust_footholds: Any, game: tuple[list[list[int]], Any, Any]
+    rust_footholds: Any, plain_core: Any, game: tuple[list[list[int]], Any, Any]
 ) -> None:
     board, a, b = game
     fast = rust_footholds.solve(board, a, b)
-    value, plies, best = _testing.backtrack_footholds(board, a, b)
+    value, plies, best = plain_core.backtrack_footholds(board, a, b)
     assert (fast.value, fast.plies, fast.best_moves) == (value, plies, tuple(best))
 
 

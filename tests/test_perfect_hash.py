@@ -4,6 +4,8 @@ overflow list included."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -37,14 +39,13 @@ def test_repeated_keys_are_refused() -> None:
 
 
 @pytest.mark.compiled
-def test_the_cores_slots_are_the_twins() -> None:
-    from perfectplay._core import _testing
-
+@pytest.mark.testing_core
+def test_the_cores_slots_are_the_twins(plain_core: Any) -> None:
     keys = random_keys(200_000, 3)
     table, slots = perfect_hash.build(keys)
     assert len(table.overflow_buckets) > 0  # the overflow list is read too
     assert np.all(table.pilots[table.overflow_buckets] == perfect_hash.OVERFLOW)
-    core = _testing.perfect_hash_slots(
+    core = plain_core.perfect_hash_slots(
         table.pilots.tolist(),
         table.overflow_buckets.tolist(),
         table.overflow_pilots.tolist(),
@@ -56,7 +57,7 @@ def test_the_cores_slots_are_the_twins() -> None:
     others = random_keys(5_000, 4)
     twin = [perfect_hash.slot(table, key) for key in others.tolist()]
     assert (
-        _testing.perfect_hash_slots(
+        plain_core.perfect_hash_slots(
             table.pilots.tolist(),
             table.overflow_buckets.tolist(),
             table.overflow_pilots.tolist(),

@@ -8,14 +8,29 @@ use crate::engine::driver::Label;
 use crate::engine::error::{Error, Result};
 use crate::engine::memory::{OutOfMemory, headroom, with_room, zeroed};
 use crate::engine::pool;
-use crate::input::Item;
-use crate::input::options::{Checked, OnError};
-use crate::input::rows::{Rows, RowsOf, codes_of_values};
 use std::collections::HashMap;
 use std::hash::Hash;
 
 /// The answer for one row: a label, or why there is none.
 pub type RowResult = std::result::Result<Label, Error>;
+
+/// What to do with a bad row of a batch: raise its error naming the row, or mark it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnError {
+    Raise,
+    Mask,
+}
+
+/// How [`label`] runs a batch (the checked options' share of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Labelling {
+    pub threads: usize,
+    /// None: no limit.
+    pub node_limit: Option<u64>,
+    /// The move answers too.
+    pub moves: bool,
+    pub errors: OnError,
+}
 
 /// Solves every row with `solve` on up to `threads` workers, each with a state from `start`
 /// (its tables), and writes the answers into `columns`. `rows[i]` is `None` for a row that
@@ -129,7 +144,7 @@ where
     Ok(failed_rows)
 }
 
-/// `batch_solve` as every searching game runs it: [`run`] on the options' threads and node
+/// `batch_solve` as every searching game runs it: [`run`] on `how`'s threads and node
 /// limit into columns of `moves_per_row` moves, every row's best moves and node count, the
 /// move answers with `moves=True`. A row that failed raises (its error `InRow`) under
 /// `errors="raise"`; call [`Parsed::raise_first_bad`] before, so that no row is solved when one
@@ -138,7 +153,7 @@ where
 pub fn label<T, S>(
     parsed: Parsed<T>,
     moves_per_row: usize,
-    options: &Checked,
+    how: Labelling,
     start: impl Fn() -> Result<S> + Sync,
     solve: impl Fn(&mut S, &T, &mut Budget) -> RowResult + Sync,
     cells_left: impl Fn(&T) -> u32,
@@ -150,23 +165,21 @@ where
 {
     let wanted = Wanted {
         best: true,
-        moves: options.moves,
+        moves: how.moves,
         nodes: true,
     };
     let mut columns = Columns::new(parsed.rows.len(), moves_per_row, wanted)?;
-    let (threads, node_limit) = (options.threads(), options.node_limit);
-    let rows = &parsed.rows;
     let failed = run(
-        rows,
-        threads,
-        node_limit,
+        &parsed.rows,
+        how.threads,
+        how.node_limit,
         start,
         solve,
         cells_left,
         &mut columns,
         monitor,
     )?;
-    if options.errors == OnError::Raise
+    if how.errors == OnError::Raise
         && let Some((row, error)) = failed.into_iter().next()
     {
         return Err(Error::InRow(row, Box::new(error)));
@@ -243,41 +256,6 @@ pub fn raise_first_bad(first_bad: FirstBad, on_error: OnError) -> Result<()> {
         Some((row, error)) if on_error == OnError::Raise => Err(Error::InRow(row, Box::new(error))),
         _ => Ok(()),
     }
-}
-
-/// Parses every row of a batch of boards of one shape `S`. An array's shape comes from its
-/// board's dimensions (`shape_of_array`, an error for the whole batch) and its rows from their
-/// codes 0/1/2 (`from_codes`); a sequence's items are read one by one (`from_item`, which sets
-/// the batch's shape from the first readable item and refuses items of another). `monitor` is
-/// asked every 65,536 rows, so a batch of a hundred million rows stops within a second.
-pub fn parse<T, S>(
-    rows: &Rows,
-    shape_of_array: impl FnOnce(&[usize]) -> Result<S>,
-    from_codes: impl Fn(&S, &[u8]) -> Result<T>,
-    mut from_item: impl FnMut(&Item, &mut Option<S>) -> Result<T>,
-    monitor: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<(Parsed<T>, Option<S>)> {
-    let count = rows.count().unwrap_or(1);
-    let mut parsed = Parsed::with_capacity(count)?;
-    let mut shape = match rows {
-        Rows::Array { board, .. } => Some(shape_of_array(board)?),
-        _ => None,
-    };
-    let mut cells = Vec::new();
-    let mut codes = Vec::new();
-    for row in 0..count {
-        look(row, row, count, monitor)?;
-        parsed.push(match (rows, &shape) {
-            (Rows::Array { reader, .. }, Some(shape)) => {
-                cells.resize(reader.width(), 0);
-                codes.resize(reader.width(), 0);
-                reader.read(row, &mut cells);
-                codes_of_values(&cells, &mut codes).and_then(|()| from_codes(shape, &codes))
-            }
-            _ => rows.item(row).and_then(|item| from_item(&item, &mut shape)),
-        });
-    }
-    Ok((parsed, shape))
 }
 
 /// `indices` ordered by `key` (cells left: a few dozen values), stably, in linear time.

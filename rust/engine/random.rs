@@ -7,7 +7,6 @@ use crate::engine::driver::Rules;
 use crate::engine::error::Result;
 use crate::engine::memory::zeroed;
 use crate::engine::pool;
-use crate::input::options::{Checked, RandomArgs, Scalar};
 
 /// SplitMix64's finaliser: every bit of `x` moves every bit of the result. The transposition
 /// tables pick slots with it, and the 14-ply book's file is laid out by it (its perfect hash),
@@ -101,25 +100,32 @@ pub fn fill_rows<T: Send>(
     pool::fill(out, ROWS_A_PIECE * width, rows, threads, fill, monitor)
 }
 
-/// `random_positions`' rows: `n` rows (as the options draw them) of `width` codes of at most
-/// `most` plies, on the options' threads; `write` gets each row's own generator, the plies
-/// drawn for it and the row to fill. Returns the number of rows and the codes.
+/// What `random_positions` draws: how many rows, the seed and the range of plies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Draws {
+    pub count: usize,
+    pub seed: u64,
+    pub low: u32,
+    pub high: u32,
+}
+
+/// `random_positions`' rows: `args.count` rows of `width` codes on `threads` workers; `write`
+/// gets each row's own generator, the plies drawn for it and the row to fill. Returns the
+/// number of rows and the codes.
 pub fn random_rows(
-    n: &Scalar,
-    options: &Checked,
-    most: u32,
+    args: Draws,
+    threads: usize,
     width: usize,
     write: impl Fn(&mut SplitMix64, u32, &mut [u8]) + Sync,
     monitor: pool::Monitor,
 ) -> Result<(usize, Vec<u8>)> {
-    let args = RandomArgs::new(n, options, most)?;
     let mut rows = zeroed(args.count.saturating_mul(width))?;
     let row = |index: usize, items: &mut [u8]| {
         let mut random = SplitMix64::for_row(args.seed, index as u64);
         let plies = plies_of(&mut random, args.low, args.high);
         write(&mut random, plies, items);
     };
-    fill_rows(&mut rows, width, options.threads(), row, monitor)?;
+    fill_rows(&mut rows, width, threads, row, monitor)?;
     Ok((args.count, rows))
 }
 

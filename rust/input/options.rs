@@ -9,7 +9,9 @@
 //! * Flags (`moves`, `weak`, `progress`, `best`): a bool (numpy's too).
 //! * The options of a call are checked in [`ORDER`], whatever order they were given in.
 
+use crate::engine::batch::{Labelling, OnError};
 use crate::engine::error::{Error, Result};
+use crate::engine::random::Draws;
 use std::borrow::Cow;
 
 /// The largest transposition table a search may be given, in MiB.
@@ -117,13 +119,6 @@ pub fn flag(value: &Scalar, name: &str) -> Result<bool> {
     }
 }
 
-/// What to do with a bad row of a batch: raise its error naming the row, or mark it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnError {
-    Raise,
-    Mask,
-}
-
 /// The checked options of a call (those it was not given keep their defaults).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checked {
@@ -172,6 +167,16 @@ impl Checked {
     /// `threads=`, or every CPU this process may use.
     pub fn threads(&self) -> usize {
         self.threads.unwrap_or_else(crate::engine::pool::cpus)
+    }
+
+    /// How `batch_solve` runs: threads, node limit, move answers, bad rows.
+    pub fn labelling(&self) -> Labelling {
+        Labelling {
+            threads: self.threads(),
+            node_limit: self.node_limit,
+            moves: self.moves,
+            errors: self.errors,
+        }
     }
 
     /// Checks the `given` options (names from [`ORDER`]; `book` is an object, read by its
@@ -278,7 +283,7 @@ fn seed(value: &Scalar) -> Result<Option<u64>> {
     }
 }
 
-/// None, an int or a `(low, high)` pair (their range is checked by [`RandomArgs::new`]).
+/// None, an int or a `(low, high)` pair (their range is checked by [`Checked::draws`]).
 fn plies(value: &Scalar) -> Result<Option<(i128, i128)>> {
     match &value.value {
         Value::None => Ok(None),
@@ -296,32 +301,25 @@ fn plies(value: &Scalar) -> Result<Option<(i128, i128)>> {
     }
 }
 
-/// The arguments of `random_positions`: how many rows, the seed and the range of plies.
-pub struct RandomArgs {
-    pub count: usize,
-    pub seed: u64,
-    pub low: u32,
-    pub high: u32,
-}
-
-impl RandomArgs {
-    /// `n` rows of at most `most` plies each (`seed` None: one drawn from the system).
-    pub fn new(n: &Scalar, options: &Checked, most: u32) -> Result<RandomArgs> {
+impl Checked {
+    /// What `random_positions` draws: `n` rows of at most `most` plies each (`seed` None:
+    /// one drawn from the system).
+    pub fn draws(&self, n: &Scalar, most: u32) -> Result<Draws> {
         let count = match int(n, "n")? {
             count @ 0..=0xff_ffff_ffff => count as usize,
             count => return malformed(format!("n must be between 0 and 2^40, got {count}")),
         };
-        let seed = options.seed.unwrap_or_else(|| {
+        let seed = self.seed.unwrap_or_else(|| {
             use std::hash::{BuildHasher, RandomState};
             RandomState::new().hash_one(std::time::SystemTime::now())
         });
-        let (low, high) = options.plies.unwrap_or((0, i128::from(most)));
+        let (low, high) = self.plies.unwrap_or((0, i128::from(most)));
         if !(0 <= low && low <= high && high <= i128::from(most)) {
             return malformed(format!(
                 "plies must lie in 0..{most} with low <= high, got ({low}, {high})"
             ));
         }
-        Ok(RandomArgs {
+        Ok(Draws {
             count,
             seed,
             low: low as u32,

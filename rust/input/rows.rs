@@ -3,6 +3,7 @@
 //! consistent answer a row. The Python layer reads numpy arrays in place through this trait
 //! (any strides, broadcast arrays included); the cores see only rows.
 
+use crate::engine::batch::{Parsed, look};
 use crate::engine::error::{Result, malformed};
 use crate::input::Item;
 use std::borrow::Cow;
@@ -290,6 +291,41 @@ impl Rows {
             Rows::Array { reader, .. } => Ok(Cow::Owned(reader.item(row))),
         }
     }
+}
+
+/// Parses every row of a batch of boards of one shape `S`. An array's shape comes from its
+/// board's dimensions (`shape_of_array`, an error for the whole batch) and its rows from their
+/// codes 0/1/2 (`from_codes`); a sequence's items are read one by one (`from_item`, which sets
+/// the batch's shape from the first readable item and refuses items of another). `monitor` is
+/// asked every [`LOOK_EVERY`](crate::engine::batch::LOOK_EVERY) rows, so a batch of a hundred million rows stops within a second.
+pub fn parse_rows<T, S>(
+    rows: &Rows,
+    shape_of_array: impl FnOnce(&[usize]) -> Result<S>,
+    from_codes: impl Fn(&S, &[u8]) -> Result<T>,
+    mut from_item: impl FnMut(&Item, &mut Option<S>) -> Result<T>,
+    monitor: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<(Parsed<T>, Option<S>)> {
+    let count = rows.count().unwrap_or(1);
+    let mut parsed = Parsed::with_capacity(count)?;
+    let mut shape = match rows {
+        Rows::Array { board, .. } => Some(shape_of_array(board)?),
+        _ => None,
+    };
+    let mut cells = Vec::new();
+    let mut codes = Vec::new();
+    for row in 0..count {
+        look(row, row, count, monitor)?;
+        parsed.push(match (rows, &shape) {
+            (Rows::Array { reader, .. }, Some(shape)) => {
+                cells.resize(reader.width(), 0);
+                codes.resize(reader.width(), 0);
+                reader.read(row, &mut cells);
+                codes_of_values(&cells, &mut codes).and_then(|()| from_codes(shape, &codes))
+            }
+            _ => rows.item(row).and_then(|item| from_item(&item, &mut shape)),
+        });
+    }
+    Ok((parsed, shape))
 }
 
 #[cfg(test)]

@@ -70,13 +70,14 @@ mod footholds;
 mod mnk;
 mod options;
 mod tablebase;
+#[cfg(feature = "testing")]
 mod testing;
 mod tictactoe;
 
 use pyo3::prelude::*;
 
 /// Adds `perfectplay._core.<name>` and registers it in `sys.modules`, so it imports like any
-/// submodule.
+/// submodule; a private one (`_testing`) stays out of `__all__`.
 fn add_submodule(
     parent: &Bound<'_, PyModule>,
     name: &str,
@@ -85,7 +86,11 @@ fn add_submodule(
     let py = parent.py();
     let module = PyModule::new(py, name)?;
     register(&module)?;
-    parent.add_submodule(&module)?;
+    if name.starts_with('_') {
+        parent.setattr(name, &module)?;
+    } else {
+        parent.add_submodule(&module)?;
+    }
     py.import("sys")?
         .getattr("modules")?
         .set_item(format!("perfectplay._core.{name}"), &module)?;
@@ -99,6 +104,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(module, "footholds", footholds::register)?;
     add_submodule(module, "connect4", connect4::register)?;
     add_submodule(module, "tablebase", tablebase::register)?;
+    #[cfg(feature = "testing")]
     add_submodule(module, "_testing", testing::register)?;
     Ok(())
 }

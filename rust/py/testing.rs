@@ -1,13 +1,15 @@
 //! `perfectplay._core._testing`: the plain reference searches and a table build, for the
-//! tests and benchmarks only (not part of the public API or its stub).
+//! tests and benchmarks only (not part of the public API), built with the `testing` feature
+//! alone.
 
 use crate::engine::error::Error;
 use crate::engine::perfect_hash::PerfectHash;
-use crate::games::connect4;
+use crate::engine::score;
+use crate::games::connect4::{self, plain::plain_score};
 use crate::games::footholds::call::NODE_LIMIT;
 use crate::games::footholds::plain;
-use crate::games::mnk::exhaustive::{self, PlainAnswer};
-use crate::games::mnk::solved;
+use crate::games::mnk::exhaustive::{PlainAnswer, exhaustive_solve};
+use crate::games::mnk::{Query, parse_board, solved};
 use crate::py::convert::to_item;
 use crate::py::detach::search_detached;
 use crate::py::footholds::game;
@@ -26,7 +28,13 @@ bindings! {
 
     /// The plain exhaustive m,n,k search (no pruning), as ``(value, plies, best_moves)``.
     fn exhaustive_mnk(_py, board, k) -> PlainAnswer {
-        exhaustive::exhaustive_of(&to_item(board)?, int_arg(k, "k")?).map_err(PyErr::from)
+        let query = Query::new(&parse_board(&to_item(board)?)?, int_arg(k, "k")?)?;
+        let (value, plies, best) = exhaustive_solve(&query.engine.geometry, query.board);
+        let cols = query.cols();
+        let best = best
+            .into_iter()
+            .map(|cell| (cell as usize / cols, cell as usize % cols));
+        Ok((value, plies, best.collect()))
     }
 
     /// Builds a fresh tic-tac-toe table (as the first query does) and returns its number of
@@ -40,7 +48,10 @@ bindings! {
     /// a position for the side to move, and its value and plies.
     fn plain_connect4(_py, position; options = &["width", "height"]) -> (i32, i8, u32) {
         let size = (options.width, options.height);
-        connect4::plain::plain_of(&to_item(position)?, size).map_err(PyErr::from)
+        let (shape, position) = connect4::parse_position(&to_item(position)?, size)?;
+        let score = plain_score(&shape, &position);
+        let plies = score::plies(score, shape.cells - position.moves);
+        Ok((score, score::value(score), plies))
     }
 
     /// The slots ``rust/engine/perfect_hash.rs`` gives ``keys`` under a perfect hash's columns

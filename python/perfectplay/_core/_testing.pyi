@@ -1,4 +1,6 @@
-"""Reference searches for the tests and benchmarks; not part of the public API."""
+"""Reference searches for the tests and benchmarks; not part of the public API. Only a core
+built with the ``testing`` feature has it (the README's test command builds one; the release
+wheels do not)."""
 
 from typing import Any
 

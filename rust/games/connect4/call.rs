@@ -182,7 +182,7 @@ pub fn label_rows(
     batch::label(
         parsed,
         shape.width as usize,
-        options,
+        options.labelling(),
         || Ok(Tables::new(shape, table_bytes)?),
         |tables, position, budget| {
             let answers = &mut Solver::new(shape, tables, budget, books, 1);
@@ -210,6 +210,12 @@ pub fn random_positions(
         let position = play(&shape, &Position::EMPTY, plies, random, options.ongoing);
         codes.copy_from_slice(&codes_of(&shape, &position));
     };
-    let (count, rows) = random_rows(n, options, cells, cells as usize, write, monitor)?;
+    let (count, rows) = random_rows(
+        options.draws(n, cells)?,
+        options.threads(),
+        cells as usize,
+        write,
+        monitor,
+    )?;
     Ok((shape, count, rows))
 }

@@ -19,18 +19,19 @@
 
 pub mod book;
 pub mod call;
+#[cfg(any(test, feature = "testing"))]
 pub mod plain;
 pub mod search;
 pub mod shipped;
 pub mod table;
 
-use crate::engine::batch::{self, Parsed};
+use crate::engine::batch::Parsed;
 use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::Score;
 use crate::input::Item;
 use crate::input::marks::read_mark_grid;
-use crate::input::rows::Rows;
+use crate::input::rows::{Rows, parse_rows};
 
 /// A board size with its masks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -688,7 +689,7 @@ pub fn parse_batch(
     size: (Option<i128>, Option<i128>),
     monitor: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<(Parsed<Position>, Option<Shape>)> {
-    batch::parse(
+    parse_rows(
         rows,
         |board| sized(board[1], board[0], size, "the boards are"),
         from_cells,

@@ -2,21 +2,10 @@
 //! the rules alone (`Shape` as `Rules`), memoised, no pruning, no bounds, `score.rs`'s scores.
 
 use crate::engine::driver::Rules;
-use crate::engine::error::Result;
 use crate::engine::score::{self, Score};
 use crate::engine::window::cells_of;
-use crate::games::connect4::{Position, Shape, parse_position};
-use crate::input::Item;
+use crate::games::connect4::{Position, Shape};
 use std::collections::HashMap;
-
-/// A position argument's (score, value, plies) by the plain search, on a board of `size`
-/// (width, height; 7x6 where not given).
-pub fn plain_of(position: &Item, size: (Option<i128>, Option<i128>)) -> Result<(Score, i8, u32)> {
-    let (shape, position) = parse_position(position, size)?;
-    let score = plain_score(&shape, &position);
-    let plies = score::plies(score, shape.cells - position.moves);
-    Ok((score, score::value(score), plies))
-}
 
 /// The exact score of any position (over or not), from the side to move.
 pub fn plain_score(shape: &Shape, position: &Position) -> Score {

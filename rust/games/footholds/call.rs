@@ -57,7 +57,7 @@ pub fn label_rows(
     batch::label(
         parsed,
         cells,
-        options,
+        options.labelling(),
         || Ok(()),
         |(), &(index, a, b), budget| search::label(&boards[index], a, b, budget, moves),
         |&(index, _, _)| boards[index].footholds.count_ones(),
@@ -98,7 +98,13 @@ pub fn random_games(
         }
         (items[cells], items[cells + 1]) = (end.me, end.you);
     };
-    let (count, rows) = random_rows(n, options, most, width, write, monitor)?;
+    let (count, rows) = random_rows(
+        options.draws(n, most)?,
+        options.threads(),
+        width,
+        write,
+        monitor,
+    )?;
     let mut games = RandomGames {
         count,
         boards: with_room(count.saturating_mul(cells))?,

@@ -9,6 +9,7 @@
 //! cell, so the scoring rule of `score.rs` counts the cells left at the end.
 
 pub mod call;
+#[cfg(any(test, feature = "testing"))]
 pub mod plain;
 pub mod search;
 
@@ -256,7 +257,7 @@ pub struct Batch {
 }
 
 /// Reads a batch of games from its boards, A's and B's locations: each one argument for every
-/// row, or one per row (as many rows each). `monitor` as in `engine::batch::parse`.
+/// row, or one per row (as many rows each). `monitor` as in `input::rows::parse_rows`.
 pub fn parse_batch(
     boards: &Rows,
     alocs: &Rows,

@@ -119,7 +119,15 @@ pub fn label_rows(
 ) -> Result<Columns> {
     let Some((engine, rows, cols)) = shape else {
         let solve = |(): &mut (), _: &Board, _: &mut Budget| unreachable!("no row to solve");
-        return batch::label(parsed, 0, options, || Ok(()), solve, |_| 0, monitor);
+        return batch::label(
+            parsed,
+            0,
+            options.labelling(),
+            || Ok(()),
+            solve,
+            |_| 0,
+            monitor,
+        );
     };
     let cells = rows * cols;
     let table_bytes =
@@ -128,7 +136,7 @@ pub fn label_rows(
     batch::label(
         parsed,
         cells,
-        options,
+        options.labelling(),
         || search::batch_table(&engine, table_bytes),
         |table, &board, budget| {
             let query = Query {
@@ -169,5 +177,11 @@ pub fn random_positions(
             *code = (board.x >> cell & 1) as u8 + 2 * (board.o >> cell & 1) as u8;
         }
     };
-    random_rows(n, options, cells as u32, cells, write, monitor)
+    random_rows(
+        options.draws(n, cells as u32)?,
+        options.threads(),
+        cells,
+        write,
+        monitor,
+    )
 }

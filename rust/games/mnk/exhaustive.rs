@@ -1,10 +1,10 @@
 //! The plain exhaustive m,n,k search: negamax over every move, memoised, no pruning. It is the
 //! reference the fast search is tested against, and it fills the solved (3,3,3) table.
 
-use crate::engine::error::Result;
 use crate::engine::score::{self, DRAW, Score};
-use crate::games::mnk::{Board, Geometry, Query, parse_board};
-use crate::input::Item;
+#[cfg(feature = "testing")]
+use crate::games::mnk::Board;
+use crate::games::mnk::Geometry;
 use std::collections::HashMap;
 
 /// Remembers exact scores of positions (mine, theirs) for [`exhaustive_score`].
@@ -58,20 +58,11 @@ pub fn exhaustive_score(
 }
 
 /// (value, plies, best moves as (row, col), ascending) from a plain reference search.
+#[cfg(any(test, feature = "testing"))]
 pub type PlainAnswer = (i8, u32, Vec<(usize, usize)>);
 
-/// The exhaustive search's answer for a board argument and `k`.
-pub fn exhaustive_of(board: &Item, k: i128) -> Result<PlainAnswer> {
-    let query = Query::new(&parse_board(board)?, k)?;
-    let (value, plies, best) = exhaustive_solve(&query.engine.geometry, query.board);
-    let cols = query.cols();
-    let best = best
-        .into_iter()
-        .map(|cell| (cell as usize / cols, cell as usize % cols));
-    Ok((value, plies, best.collect()))
-}
-
 /// The exhaustive search's answer for a legal board: (value, plies, best moves ascending).
+#[cfg(feature = "testing")]
 pub fn exhaustive_solve(geometry: &Geometry, board: Board) -> (i8, u32, Vec<u8>) {
     let (mine, theirs) = board.relative();
     let mut memo = HashMap::new();

@@ -14,7 +14,7 @@ pub mod search;
 pub mod solved;
 pub mod tablebase;
 
-use crate::engine::batch::{self, Parsed};
+use crate::engine::batch::Parsed;
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::driver::{
     self, Answers, AsGiven, Game, Label, MoveAnswer, Player, Rules, Solution,
@@ -25,7 +25,7 @@ use crate::engine::table::Table;
 use crate::input::grid::Grid;
 use crate::input::marks::{EMPTY, O, X};
 use crate::input::options::{Scalar, int};
-use crate::input::rows::Rows;
+use crate::input::rows::{Rows, parse_rows};
 use crate::input::{Item, MAX_CELLS};
 use std::sync::Arc;
 
@@ -300,7 +300,7 @@ pub fn parse_batch(
 ) -> Result<(Parsed<Board>, Option<BatchShape>)> {
     let legal =
         |engine: &search::Engine, board: Board| board.status(&engine.geometry).map(|_| board);
-    batch::parse(
+    parse_rows(
         rows,
         |board| match board[0] * board[1] {
             0 => malformed!("board is empty"),

@@ -4,7 +4,7 @@
 //! with it) comes from that copy: an array another thread changes meanwhile gives each row one
 //! consistent answer, never a contradiction.
 
-use crate::engine::batch::{FirstBad, raise_first_bad};
+use crate::engine::batch::{FirstBad, OnError, raise_first_bad};
 use crate::engine::columns::{BAD, Columns, Wanted};
 use crate::engine::driver::{self, AsGiven, Game};
 use crate::engine::error::{Error, Result};
@@ -14,7 +14,6 @@ use crate::games::mnk::solved::{
     self, CELLS, CODES, NOT_LEGAL, POW3, board_of_code, illegal_reason, table,
 };
 use crate::games::tictactoe::code_of;
-use crate::input::options::OnError;
 use crate::input::rows::{CodeRows, Packed, Rows, RowsOf};
 use std::sync::OnceLock;
 
