@@ -28,12 +28,13 @@ GAMES = ("tictactoe", "mnk", "connect4", "footholds")
 def start(game: str) -> Any:
     from perfectplay import connect4, footholds, mnk, tictactoe
 
-    return {
-        "tictactoe": lambda: tictactoe.Position(),
-        "mnk": lambda: mnk.Position.empty(4, 4, 3),
-        "connect4": lambda: connect4.Position.empty(7, 6),
-        "footholds": lambda: footholds.Position("1111/1111/1111/1111", (0, 0), (3, 3)),
-    }[game]()
+    if game == "tictactoe":
+        return tictactoe.Position()
+    if game == "mnk":
+        return mnk.Position.empty(4, 4, 3)
+    if game == "connect4":
+        return connect4.Position.empty(7, 6)
+    return footholds.Position("1111/1111/1111/1111", (0, 0), (3, 3))
 
 
 def agent(player: str, seed: int) -> Any:

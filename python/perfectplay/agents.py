@@ -18,8 +18,10 @@ moves; below it, a move is drawn with probability proportional to ``exp(u / T)``
 is the move's exact worth for the player (``1 + 0.5 * (1 - plies / cells)`` for a win, the
 quicker the more; 0 for a draw; ``-1 - 0.5 * (1 - plies / cells)`` for a loss, the sooner the
 worse; ``cells`` the board's) and ``T`` the level's temperature, ``LEVEL_TEMPERATURES``
-(level 1: 1.5, each level 0.6 times the one below). Its mistakes are the plausible ones: a
-drawing move before a losing one, a slow win before a draw.
+(level 1: 2.0, falling geometrically to 0.2 at level 9, each level about 0.75 times the one
+below). Its mistakes are the plausible ones: a drawing move before a losing one, a slow win
+before a draw. ``benches/ladder.py`` rates the levels against each other (the docs' review
+guide has the table per game).
 
 >>> from perfectplay.agents import GradedAgent
 >>> GradedAgent(10, seed=1).move(tictactoe.Position("xx./oo./..."))
@@ -112,7 +114,9 @@ class PerfectAgent:
 
 
 #: Each level's softmax temperature (levels 1 to 9; level 10 plays only best moves).
-LEVEL_TEMPERATURES = {level: 1.5 * 0.6 ** (level - 1) for level in range(1, 10)}
+# 2.0 down to 0.2: colder levels play as level 10 does on small boards (the ladder of
+# December 5 found the old 1.5 * 0.6 ** (level - 1) alike from level 5 on every game).
+LEVEL_TEMPERATURES = {level: 2.0 * 0.1 ** ((level - 1) / 8) for level in range(1, 10)}
 
 
 class GradedAgent:
