@@ -10,6 +10,7 @@ import pytest
 import perfectplay.gym
 import perfectplay.openspiel
 import perfectplay.pettingzoo
+import perfectplay.textarena
 from perfectplay import agents, connect4, footholds, mnk, openings, tablebase, tictactoe
 
 MODULES = [
@@ -23,6 +24,7 @@ MODULES = [
     perfectplay.gym,
     perfectplay.openspiel,
     perfectplay.pettingzoo,
+    perfectplay.textarena,
 ]
 
 

@@ -19,7 +19,12 @@ except ImportError as error:
 
 @pytest.mark.parametrize(
     ("module", "blocked"),
-    [("gym", "gymnasium"), ("openspiel", "pyspiel"), ("dask", "dask.array")],
+    [
+        ("gym", "gymnasium"),
+        ("openspiel", "pyspiel"),
+        ("textarena", "textarena"),
+        ("dask", "dask.array"),
+    ],
 )
 def test_a_missing_framework_names_the_extra(module: str, blocked: str) -> None:
     done = subprocess.run(
