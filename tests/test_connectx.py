@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from perfectplay import connect4
-from perfectplay.connectx import connectx_agent
+from perfectplay.connectx import connectx_agent, position_from_observation
 
 # Whole games at Kaggle's pace: the compiled core (the twin searches 7x6 past the books, and
 # even 5x4 from the start, far too slowly; its answers are held to the core's elsewhere).
@@ -110,6 +110,32 @@ def test_what_is_no_connectx_position_is_a_clear_error(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         connectx_agent(observation, configuration)
+
+
+def test_the_position_of_an_observation_is_the_board_as_played() -> None:
+    """``position_from_observation`` reads ConnectX's flat board as the game stands, finished
+    games included, and refuses what the agent refuses."""
+    rng = random.Random(5)
+    for columns, rows in ((7, 6), (5, 4), (4, 4)):
+        for _ in range(40):
+            board, here = [0] * (columns * rows), connect4.Position.empty(columns, rows)
+            for _ in range(rng.randrange(columns * rows + 1)):
+                if here.is_over:
+                    break
+                column = rng.choice(here.legal_moves)
+                play(board, column, 1 if here.to_move == "x" else 2, columns, rows)
+                here = here.play(column)
+            mark = 1 if here.to_move in ("x", None) else 2
+            observation = {"board": board, "mark": mark}
+            read = position_from_observation(observation, {"rows": rows, "columns": columns})
+            assert read == here
+    for observation, configuration, message in (
+        ({"board": [0] * 42, "mark": 2}, EMPTY_7X6, "mark 2"),
+        ({"board": [0] * 41, "mark": 1}, EMPTY_7X6, "41 cells"),
+        ({"board": [0] * 42, "mark": 1}, {**EMPTY_7X6, "inarow": 3}, "inarow=4"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            position_from_observation(observation, configuration)
 
 
 def test_a_search_past_the_time_falls_back_to_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -263,7 +289,7 @@ def test_the_first_seven_by_six_move_does_not_wait_for_the_books() -> None:
 import multiprocessing, time
 from perfectplay import connect4
 from perfectplay.connect4 import openings
-from perfectplay.connectx import connectx_agent
+from perfectplay.connectx import connectx_agent, position_from_observation
 
 def spin():
     while True:

@@ -20,7 +20,7 @@ from perfectplay import connect4
 from perfectplay.connect4 import openings, rules
 from perfectplay.errors import SearchLimitExceeded
 
-__all__ = ["CONNECTX_TIME_SHARE", "connectx_agent"]
+__all__ = ["CONNECTX_TIME_SHARE", "connectx_agent", "position_from_observation"]
 
 #: The share of ``actTimeout`` a move may take. The search runs under node budgets that grow
 #: fourfold while the measured speed says the next one ends within it, so a loaded or slow
@@ -144,6 +144,42 @@ def _timed_best_move(position: connect4.Position, grid: list[list[int]], seconds
         nodes *= _GROWTH
 
 
+def position_from_observation(observation: Any, configuration: Any) -> connect4.Position:
+    """The Connect Four position of a ConnectX ``observation`` (``board``: ``rows * columns``
+    cells row by row, top row first, 0 empty, 1 the first player, 2 the second; ``mark``: the
+    player to move's, 1 or 2) under ``configuration`` (``rows``, ``columns``, ``inarow`` 4),
+    checked as ``connectx_agent`` checks them.
+
+    >>> here = position_from_observation(
+    ...     {"board": [0] * 38 + [1, 0, 0, 0], "mark": 2}, {"rows": 6, "columns": 7}
+    ... )
+    >>> here.to_move, here.legal_moves
+    ('o', (0, 1, 2, 3, 4, 5, 6))
+    """
+    return _read(observation, configuration)[0]
+
+
+def _read(observation: Any, configuration: Any) -> tuple[connect4.Position, list[list[int]]]:
+    rows = _whole(_connectx_field(configuration, "rows", "configuration"), "configuration.rows")
+    columns = _whole(
+        _connectx_field(configuration, "columns", "configuration"), "configuration.columns"
+    )
+    inarow = _whole(
+        _connectx_field(configuration, "inarow", "configuration", 4), "configuration.inarow"
+    )
+    if inarow != 4:
+        raise ValueError(f"perfectplay plays ConnectX with inarow=4 (Connect Four), not {inarow}")
+    if not (rows > 0 and columns > 0):
+        raise ValueError(f"the board must have rows and columns, not {rows}x{columns}")
+    board = _cells(_connectx_field(observation, "board", "observation"), rows * columns)
+    mark = _whole(_connectx_field(observation, "mark", "observation"), "observation.mark")
+    grid = [board[row * columns : (row + 1) * columns] for row in range(rows)]
+    position = connect4.Position(grid, width=columns, height=rows)
+    if not position.is_over and mark != (1 if position.to_move == "x" else 2):
+        raise ValueError(f"mark {mark} is not the player to move on this board")
+    return position, grid
+
+
 def connectx_agent(observation: Any, configuration: Any) -> int:
     """A perfect agent for Kaggle's ConnectX: ``agent(observation, configuration) -> column``.
 
@@ -168,25 +204,9 @@ def connectx_agent(observation: Any, configuration: Any) -> int:
     3
     """
     started = time.perf_counter()
-    rows = _whole(_connectx_field(configuration, "rows", "configuration"), "configuration.rows")
-    columns = _whole(
-        _connectx_field(configuration, "columns", "configuration"), "configuration.columns"
-    )
-    inarow = _whole(
-        _connectx_field(configuration, "inarow", "configuration", 4), "configuration.inarow"
-    )
-    seconds = _seconds(_connectx_field(configuration, "actTimeout", "configuration", 2))
-    if inarow != 4:
-        raise ValueError(f"perfectplay plays ConnectX with inarow=4 (Connect Four), not {inarow}")
-    if not (rows > 0 and columns > 0):
-        raise ValueError(f"the board must have rows and columns, not {rows}x{columns}")
-    board = _cells(_connectx_field(observation, "board", "observation"), rows * columns)
-    mark = _whole(_connectx_field(observation, "mark", "observation"), "observation.mark")
-    grid = [board[row * columns : (row + 1) * columns] for row in range(rows)]
-    position = connect4.Position(grid, width=columns, height=rows)
+    position, grid = _read(observation, configuration)
     if position.is_over:
         raise ValueError("the game is over: no move to make")
-    if mark != (1 if position.to_move == "x" else 2):
-        raise ValueError(f"mark {mark} is not the player to move on this board")
+    seconds = _seconds(_connectx_field(configuration, "actTimeout", "configuration", 2))
     spent = time.perf_counter() - started
     return _timed_best_move(position, grid, CONNECTX_TIME_SHARE * seconds - spent)
