@@ -158,3 +158,40 @@ def test_a_proof_split_over_a_cluster_is_checked_and_resumed(
     again = mnk.prove(board, 5, checkpoint=tmp_path)
     assert again == proven and mnk.check(again) == 0
     assert kept[0].exists() and kept[1].read_text() != altered
+
+
+def test_reviews_on_a_cluster_equal_the_local_ones(client: Client) -> None:
+    import dask.bag as db
+
+    from perfectplay import connect4, mnk, review_many
+
+    rng = random.Random(3)
+    games = []
+    for _ in range(40):
+        here, moves = connect4.Position.empty(5, 4), list[int]()
+        while not here.is_over and len(moves) < rng.randrange(4, 20):
+            move = rng.choice(here.legal_moves)
+            moves.append(move)
+            here = here.play(move)
+        games.append(moves)
+    start = connect4.Position.empty(5, 4)
+    bag = db.from_sequence(games, npartitions=4)
+    reviews = perfectplay.dask.review(bag, "connect4", start=start).compute()
+    assert reviews == review_many(connect4.review, games, start=start)
+    # A list is taken too, and a start of another game.
+    grid = mnk.Position.empty(3, 4, 3)
+    records = [[(1, 1), (0, 0)], [(0, 0), (1, 1), (2, 3)]]
+    assert perfectplay.dask.review(records, "mnk", start=grid).compute() == review_many(
+        mnk.review, records, start=grid
+    )
+
+
+def test_a_review_the_local_call_refuses_is_refused(client: Client) -> None:
+    with pytest.raises(ValueError, match="not 'x'"):
+        perfectplay.dask.review(["44x"], "connect4").compute()
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        perfectplay.dask.review(["e4"], "chess")
+    with pytest.raises(TypeError, match="records must be a dask bag or a list, not str"):
+        perfectplay.dask.review("4453", "connect4")
+    with pytest.raises(TypeError, match="threads is not taken"):
+        perfectplay.dask.review(["4453"], "connect4", threads=2)

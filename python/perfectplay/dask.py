@@ -9,6 +9,15 @@
 
 Each chunk of rows is solved by the game's ``batch_solve`` in a worker (on every core it has);
 the fields come back as dask arrays chunked like the boards, equal to the local call's.
+
+``review(records, game)`` reviews games the same way: each partition of a ``dask.bag.Bag`` of
+records (the game's ``review`` records) by ``review_many`` in a worker, a ``Bag`` of
+``Review`` objects in the records' order:
+
+>>> import dask.bag as db                                                 # doctest: +SKIP
+>>> records = db.read_text("games-*.txt").map(str.strip)
+>>> reviews = perfectplay.dask.review(records, "connect4").compute()
+>>> sum(r.players["x"].blunders for r in reviews)
 """
 
 from __future__ import annotations
@@ -22,12 +31,13 @@ from perfectplay.errors import missing_extra
 
 try:
     import dask.array as da
+    import dask.bag as db
 except ImportError as error:
     raise missing_extra(error, "dask") from error
 
 from perfectplay._registry import game as find_game
 
-__all__ = ["batch_solve"]
+__all__ = ["batch_solve", "review"]
 
 # Packed columns of a chunk: these five, then best_mask, then move_value and move_plies.
 _SCALARS = (("value", np.int8), ("plies", np.int16), ("best_move", np.int16),
@@ -129,6 +139,31 @@ def _solve_block(
         columns.append(arrays["move_value"].astype(np.int64))
         columns.append(arrays["move_plies"].astype(np.int64))
     return np.concatenate(columns, axis=1)
+
+
+def review(records: Any, game: str, **options: Any) -> db.Bag:
+    """``<game>.review`` of every record, as a ``dask.bag.Bag`` of ``Review`` objects in the
+    records' order. ``records`` is a ``Bag`` (or a list, made one); each partition is reviewed
+    in a worker by ``perfectplay.review_many`` (on every core it has). ``options``
+    (``node_limit``, ``start``...) pass on to the game's ``review``; a record the local call
+    refuses raises the same error when the bag is computed."""
+    module = find_game(game).module()
+    if not hasattr(module, "review"):
+        raise ValueError(f"{game} has no review")
+    if "threads" in options:
+        raise TypeError("threads is not taken for a cluster: each worker uses every core it has")
+    if isinstance(records, (str, bytes)) or not isinstance(records, (db.Bag, list, tuple)):
+        raise TypeError(f"records must be a dask bag or a list, not {type(records).__name__}")
+    if not isinstance(records, db.Bag):
+        records = db.from_sequence(list(records), partition_size=64)
+    bag: db.Bag = records.map_partitions(_review_partition, game=game, options=options)
+    return bag
+
+
+def _review_partition(records: Any, game: str, options: dict[str, Any]) -> list[Any]:
+    from perfectplay._kernel.review import review_many
+
+    return review_many(find_game(game).module().review, list(records), **options)
 
 
 def _renumbered(error: Exception, first_row: int) -> Exception:
