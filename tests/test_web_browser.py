@@ -110,6 +110,23 @@ def test_tictactoe_by_clicks_with_undo_redo_reload_and_a_mistake(
     )
     assert browser.find_elements(By.CSS_SELECTOR, "#history-chart .mistake[data-ply='2']")
     assert not browser.find_elements(By.CSS_SELECTOR, "#history-chart .mistake[data-ply='1']")
+    # The review: each player's moves as review() sums them up (the edge loses for o).
+    expected = tictactoe.review([4, 1]).players
+    for mark, shown_name in (("x", "X"), ("o", "O")):
+        summary = expected[mark]
+        cells = [summary.moves, summary.perfect, summary.blunders, f"{summary.accuracy:.1f}%"]
+        wanted = [shown_name, *map(str, cells)]
+        wait_until(
+            browser,
+            lambda mark=mark, wanted=wanted: [
+                cell.text
+                for cell in browser.find_elements(
+                    By.CSS_SELECTOR, f"#review tr[data-player='{mark}'] td"
+                )
+            ]
+            == wanted,
+            f"the review of {mark}",
+        )
     # Undo shows the earlier position's values again; redo brings the move back.
     before = tictactoe.Position.start().play(4)
     browser.find_element(By.ID, "undo").click()

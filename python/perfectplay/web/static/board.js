@@ -361,6 +361,39 @@ function drawHistory() {
   $("history").textContent = "";
   $("history").appendChild(svg);
   drawMoveList(mistakes);
+  drawReview();
+}
+
+// Each player's moves of the game so far reviewed as perfectplay's review() does, from the
+// analyses of the positions before them; a move whose position is not analysed yet waits.
+function drawReview() {
+  const tally = new Map(game().players.map((key) => [key, { moves: 0, perfect: 0, good: 0, blunders: 0 }]));
+  let waiting = 0;
+  state.moves.forEach((action, index) => {
+    const before = analyses.get(query(state.moves.slice(0, index)));
+    const played = before && before.moves.find((move) => move.action === action);
+    if (!played || !tally.has(before.to_move)) { waiting++; return; }
+    const best = before.moves[0], counts = tally.get(before.to_move);
+    counts.moves++;
+    if (played.value === best.value && played.plies === best.plies) counts.perfect++;
+    if (played.value === best.value) counts.good++;
+    if (played.value < best.value) counts.blunders++;
+  });
+  const body = $("review").tBodies[0];
+  body.textContent = "";
+  for (const [key, counts] of tally) {
+    const accuracy = counts.moves ? 100 * (counts.perfect + 0.5 * (counts.good - counts.perfect)) / counts.moves : null;
+    const row = document.createElement("tr");
+    row.dataset.player = key;
+    for (const text of [name(key), counts.moves, counts.perfect, counts.blunders,
+                        accuracy === null ? "" : `${accuracy.toFixed(1)}%`]) {
+      const cell = document.createElement("td");
+      cell.textContent = String(text);
+      row.appendChild(cell);
+    }
+    body.appendChild(row);
+  }
+  $("review-legend").dataset.waiting = waiting;
 }
 
 function drawMoveList(mistakes) {
