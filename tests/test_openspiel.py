@@ -93,6 +93,35 @@ def test_graded_bot_loses_sometimes_and_bad_arguments() -> None:
     assert position_from_state(game.new_initial_state()) == tictactoe.Position()
 
 
+def test_graded_bots_at_every_level() -> None:
+    """Level 10 never loses to a lower level and its policy holds only best moves; every
+    level's policy is a distribution over the legal actions."""
+    from perfectplay.openspiel import GradedBot
+
+    game = pyspiel.load_game("tic_tac_toe")
+    for level in range(1, 11):
+        for seed in range(6):
+            bots = [GradedBot(game, 0, 10, seed=seed), GradedBot(game, 1, level, seed=seed + 50)]
+            if seed % 2:
+                bots = [GradedBot(game, 0, level, seed=seed), GradedBot(game, 1, 10, seed=seed)]
+            returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+            assert returns[0 if seed % 2 == 0 else 1] >= 0
+    state = game.new_initial_state()
+    for action in (4, 1):
+        state.apply_action(action)
+    here = position_from_state(state)
+    best = {here.action(move) for move in here.best_moves()}
+    for level in (1, 5, 10):
+        policy, action = GradedBot(game, 0, level, seed=1).step_with_policy(state)
+        assert {a for a, _ in policy} == set(state.legal_actions())
+        assert sum(p for _, p in policy) == pytest.approx(1.0)
+        if level == 10:
+            assert {a for a, p in policy if p > 0} == best and action in best
+    assert repr(GradedBot(game, 1, 3)) == "GradedBot(player_id=1, level=3)"
+    with pytest.raises(ValueError, match="level must be from 1 to 10"):
+        GradedBot(game, 0, 11)
+
+
 def test_connect_four_states_match_positions_and_boards() -> None:
     game = pyspiel.load_game("connect_four")
     rng = np.random.default_rng(5)

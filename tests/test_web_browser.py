@@ -118,13 +118,15 @@ def test_tictactoe_by_clicks_with_undo_redo_reload_and_a_mistake(
         wanted = [shown_name, *map(str, cells)]
         wait_until(
             browser,
-            lambda mark=mark, wanted=wanted: [
-                cell.text
-                for cell in browser.find_elements(
-                    By.CSS_SELECTOR, f"#review tr[data-player='{mark}'] td"
-                )
-            ]
-            == wanted,
+            lambda mark=mark, wanted=wanted: (
+                [
+                    cell.text
+                    for cell in browser.find_elements(
+                        By.CSS_SELECTOR, f"#review tr[data-player='{mark}'] td"
+                    )
+                ]
+                == wanted
+            ),
             f"the review of {mark}",
         )
     # Undo shows the earlier position's values again; redo brings the move back.

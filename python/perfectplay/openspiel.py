@@ -12,7 +12,8 @@
 OpenSpiel's actions are perfectplay's: cells row-major (``row * cols + col``) in
 ``tic_tac_toe`` and ``mnk``, columns in ``connect_four``. In ``mnk`` its parameter ``m`` is the
 number of columns and ``n`` the number of rows; ``connect_four``'s ``rows`` and ``columns`` are
-its height and width (``x_in_row`` must be 4). Player 0 moves first.
+its height and width (``x_in_row`` must be 4). Player 0 moves first. ``GradedBot(game,
+player_id, level)`` plays at ``perfectplay.agents.GradedAgent``'s levels 1 to 10 (10 perfect).
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ except ImportError as error:
 from perfectplay._kernel.game import Game
 from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES
-from perfectplay.agents import PerfectAgent
+from perfectplay.agents import GradedAgent, PerfectAgent
 
-__all__ = ["PerfectBot", "position_from_state"]
+__all__ = ["GradedBot", "PerfectBot", "position_from_state"]
 
 _GAMES = {entry.openspiel.name: entry for entry in GAMES.values() if entry.openspiel is not None}
 
@@ -72,7 +73,8 @@ class PerfectBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type in
         if player_id not in (0, 1):
             raise ValueError(f"player_id must be 0 or 1, got {player_id!r}")
         self._player_id = player_id
-        self.agent = PerfectAgent(skill, seed, **solve_options)
+        self.agent: PerfectAgent | GradedAgent = PerfectAgent(skill, seed, **solve_options)
+        self._strength = f"skill={self.agent.skill}"
 
     def player_id(self) -> int:
         return self._player_id
@@ -106,4 +108,17 @@ class PerfectBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type in
         return position.action(self.agent.move(position))
 
     def __repr__(self) -> str:
-        return f"PerfectBot(player_id={self._player_id}, skill={self.agent.skill})"
+        return f"{type(self).__name__}(player_id={self._player_id}, {self._strength})"
+
+
+class GradedBot(PerfectBot):
+    """A ``pyspiel.Bot`` at ``level`` 1 to 10: ``perfectplay.agents.GradedAgent``'s softmax
+    over the exact move values (10: only best moves). ``step_with_policy`` gives its
+    probabilities; ``options`` (``node_limit``...) pass on to the searches."""
+
+    def __init__(
+        self, game: Any, player_id: int, level: int, seed: Any = None, **options: Any
+    ) -> None:
+        super().__init__(game, player_id)
+        self.agent = GradedAgent(level, seed, **options)
+        self._strength = f"level={self.agent.level}"
