@@ -182,3 +182,26 @@ def test_a_finished_game_has_no_move() -> None:
         state.apply_action(action)
     with pytest.raises(ValueError, match="the game is over"):
         PerfectBot(game, 0).step(state)
+
+
+def test_the_kaggle_agent_reads_a_serialized_state() -> None:
+    """The agent of kaggle-environments' OpenSpiel environments on pyspiel's own serialized
+    states (kaggle's proxy games are played in tests/kaggle, in a venv of their own)."""
+    from perfectplay.openspiel import kaggle_agent
+
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    for action in (4, 1):
+        state.apply_action(action)
+    here = position_from_state(state)
+    best = {here.action(move) for move in here.best_moves()}
+    serialized = pyspiel.serialize_game_and_state(game, state)
+    for seed in range(5):
+        answer = kaggle_agent(seed=seed)({"serializedGameAndState": serialized}, {})
+        assert set(answer) == {"submission"} and answer["submission"] in best
+    assert kaggle_agent()({"step": 0}, {}) == {"submission": -1}
+    for action in (0, 2, 8):
+        state.apply_action(action)
+    assert state.is_terminal()
+    finished = pyspiel.serialize_game_and_state(game, state)
+    assert kaggle_agent()({"serializedGameAndState": finished}, {}) == {"submission": -1}

@@ -18,6 +18,7 @@ player_id, level)`` plays at ``perfectplay.agents.GradedAgent``'s levels 1 to 10
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from perfectplay.errors import missing_extra
@@ -32,7 +33,7 @@ from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES
 from perfectplay.agents import GradedAgent, PerfectAgent
 
-__all__ = ["GradedBot", "PerfectBot", "position_from_state"]
+__all__ = ["GradedBot", "PerfectBot", "kaggle_agent", "position_from_state"]
 
 _GAMES = {entry.openspiel.name: entry for entry in GAMES.values() if entry.openspiel is not None}
 
@@ -51,9 +52,15 @@ def _start(game: Any) -> BasePosition[Any]:
 
 def position_from_state(state: Any) -> BasePosition[Any]:
     """The perfectplay position of an OpenSpiel state of a game perfectplay plays, from the
-    moves played to reach it (player 0 moves first)."""
+    moves played to reach it (player 0 moves first). A proxy state (kaggle-environments'
+    ``connect_four_proxy``, ``tic_tac_toe_proxy``) is read through the state it wraps."""
     if not isinstance(state, pyspiel.State):
         raise TypeError(f"expected a pyspiel.State, not {type(state).__name__}")
+    for _ in range(8):  # a proxy of a proxy, but never an endless chain
+        wrapped = state.__dict__.get("__wrapped__") if hasattr(state, "__dict__") else None
+        if not isinstance(wrapped, pyspiel.State):
+            break
+        state = wrapped
     position = _start(state.get_game())
     for action in state.history():
         position = position.play(position.move(action))
@@ -122,3 +129,34 @@ class GradedBot(PerfectBot):
         super().__init__(game, player_id)
         self.agent = GradedAgent(level, seed, **options)
         self._strength = f"level={self.agent.level}"
+
+
+def kaggle_agent(
+    level: int = 10, seed: Any = None, **options: Any
+) -> Callable[[Any, Any], dict[str, int]]:
+    """An agent for kaggle-environments' OpenSpiel environments (``open_spiel_connect_four``,
+    ``open_spiel_tic_tac_toe``; Kaggle Game Arena's harness) at ``GradedAgent``'s ``level``
+    (10: perfect): ``agent(observation, configuration) -> {"submission": action}``, the state
+    read from ``observation["serializedGameAndState"]``. A call with no state to read (the
+    episode's first, set-up call, whose action is not applied) or a finished game submits -1.
+    ``options`` (``node_limit``...) pass on to the searches."""
+    player = GradedAgent(level, seed, **options)
+
+    def agent(observation: Any, configuration: Any) -> dict[str, int]:
+        if isinstance(observation, Mapping):
+            serialized = observation.get("serializedGameAndState")
+        else:
+            serialized = getattr(observation, "serializedGameAndState", None)
+        if serialized is None:
+            return {"submission": -1}
+        if not isinstance(serialized, str):
+            raise TypeError(
+                f"serializedGameAndState must be a str, not {type(serialized).__name__}"
+            )
+        _, state = pyspiel.deserialize_game_and_state(serialized)
+        if state.is_terminal():
+            return {"submission": -1}
+        here = position_from_state(state)
+        return {"submission": here.action(player.move(here))}
+
+    return agent
