@@ -160,6 +160,8 @@ def test_a_proof_split_over_a_cluster_is_checked_and_resumed(
     assert kept[0].exists() and kept[1].read_text() != altered
 
 
+# Whole Connect Four games reviewed: the compiled core (the twin searches them far too slowly).
+@pytest.mark.compiled
 def test_reviews_on_a_cluster_equal_the_local_ones(client: Client) -> None:
     import dask.bag as db
 
