@@ -66,7 +66,7 @@ ci:
 	bash .ci/run
 
 data:  ## copy the shared test data (computed by an independent solver) into tests/data
-	cp $(SHARED)/cases/tictactoe.jsonl $(SHARED)/cases/footholds.jsonl $(SHARED)/cases/judge_samples.json tests/data/
+	cp $(SHARED)/cases/tictactoe.jsonl $(SHARED)/cases/footholds.jsonl $(SHARED)/cases/judge_samples.json $(SHARED)/cases/connect4_wide.txt tests/data/
 
 docs:  ## the documentation site (docs/ and the docstrings) into site/, strictly
 	$(PYTHON) -m mkdocs build --strict

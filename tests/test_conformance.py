@@ -132,7 +132,7 @@ ERRORS = [
     ErrorCase("c4 after a four", "connect4", "solve", ("12121212",), {}, ValueError),
     ErrorCase("c4 floating", "connect4", "solve", ([[0, 1], [0, 0]],), {}, IllegalPosition),
     ErrorCase("c4 type", "connect4", "analyze", (1.5,), {}, TypeError),
-    ErrorCase("c4 size", "connect4", "solve", ("",), {"width": 9, "height": 7}, ValueError),
+    ErrorCase("c4 size", "connect4", "solve", ("",), {"width": 16, "height": 8}, ValueError),
     ErrorCase("c4 limit", "connect4", "solve", ("",), {"node_limit": 10}, SearchLimitExceeded),
     ErrorCase("footholds hole", "footholds", "solve", ("101", (0, 1), (0, 0)), {}, ValueError),
     ErrorCase("footholds type", "footholds", "analyze", (None, (0, 0), (0, 0)), {}, TypeError),

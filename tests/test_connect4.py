@@ -5,6 +5,7 @@ other on thousands of random positions, batches, positions and the command line.
 from __future__ import annotations
 
 import pickle
+import random
 import re
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 from conftest import DATA
 from perfectplay import IllegalPosition, SearchLimitExceeded, connect4, openings
 from perfectplay._kernel.backend import implementation
+from perfectplay.connect4.rules import Shape
 from tests_support import assert_ctrl_c_stops_within_a_second, perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -560,3 +562,118 @@ def test_a_move_string_of_any_length_is_read_only_as_far_as_the_board_goes(c4: A
     won = "2252576253462244111563365343671351441" + "7" * 100_000
     with pytest.raises(ValueError, match=r"^move 40 of '\d+': the game is over \(four in a row\)"):
         c4.value(won)
+
+
+WIDE = [
+    (int(width), int(height), [int(col) for col in moves.split(",")], int(score))
+    for line in (DATA / "connect4_wide.txt").read_text().splitlines()
+    for width, height, moves, score in [line.split()]
+]
+
+
+@pytest.mark.compiled
+def test_positions_past_64_bits_score_as_the_independent_solver() -> None:
+    """Every position of 10x6, 8x8 and 7x9 (and 9x5) in the shared data, on two threads, as
+    the independent solver scores it; the value is its sign and the best moves keep it."""
+    assert {(w, h) for w, h, _, _ in WIDE} >= {(10, 6), (8, 8), (7, 9)}
+    for width, height, moves, expected in WIDE:
+        size = {"width": width, "height": height}
+        assert RUST.score(moves, threads=2, **size) == expected, (width, height, moves)
+        assert RUST.value(moves, **size) == (expected > 0) - (expected < 0)
+    for width, height, moves, expected in WIDE[::11]:
+        size = {"width": width, "height": height}
+        for column in RUST.best_moves(moves, **size):
+            assert -RUST.score([*moves, column], **size) == expected
+
+
+@pytest.mark.both_backends
+def test_positions_past_64_bits_on_the_twin() -> None:
+    """The twin on the shared positions near the end (its exhaustive search is slow elsewhere)."""
+    deep = [row for row in WIDE if row[0] * row[1] - len(row[2]) <= 17]
+    assert len(deep) >= 5
+    for width, height, moves, expected in deep:
+        size = {"width": width, "height": height}
+        assert PYTHON.score(moves, **size) == expected, (width, height, moves)
+        assert PYTHON.analyze(moves, **size) == RUST.analyze(moves, **size)
+
+
+def quiet_games(width: int, height: int, left: int, count: int, seed: int) -> list[list[int]]:
+    """Random games of a board, of moves that complete no four, stopped ``left`` cells from
+    the end (random play seldom gets so far on large boards)."""
+    shape, rng = Shape(width, height), random.Random(seed)
+    games: list[list[int]] = []
+    while len(games) < count:
+        position, moves = (0, 0, 0), []
+        while shape.cells_left(position) > left:
+            quiet = [c for c in shape.moves(position) if not shape.is_won(shape.play(position, c))]
+            if not quiet:
+                break
+            moves.append(rng.choice(quiet))
+            position = shape.play(position, moves[-1])
+        if shape.cells_left(position) == left:
+            games.append(moves)
+    return games
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize(("width", "height"), [(8, 8), (13, 4), (16, 7)])
+def test_backends_agree_past_64_bits(width: int, height: int) -> None:
+    """Random positions of 8x8, of 13x4 and of 16x7, the largest board (128 bits), 12 cells
+    from the end: the same batch labels and answers on both backends, and the same random
+    rows drawn."""
+    size = {"width": width, "height": height}
+    games = quiet_games(width, height, 12, 60, seed=width)
+    fast, twin = (
+        RUST.batch_solve(games, moves=True, **size),
+        PYTHON.batch_solve(games, moves=True, **size),
+    )
+    for name, column in fast.to_dict().items():
+        if name != "nodes":
+            assert np.array_equal(column, twin.to_dict()[name]), name
+    assert (fast.status == 0).all()
+    for moves in games[::15]:
+        assert RUST.solve(moves, **size) == PYTHON.solve(moves, **size)
+        assert RUST.analyze(moves, **size) == PYTHON.analyze(moves, **size)
+    drawn = RUST.random_positions(200, seed=3, **size)
+    assert np.array_equal(drawn, PYTHON.random_positions(200, seed=3, **size))
+
+
+def test_boards_past_128_bits_are_refused(c4: Any) -> None:
+    with pytest.raises(ValueError, match=r"16x8 board does not fit.*at most 128"):
+        c4.solve("", width=16, height=8)
+    with pytest.raises(ValueError, match=r"17x4 board does not fit.*at most 16 columns"):
+        c4.solve("", width=17, height=4)
+
+
+def test_wide_boards_write_moves_as_column_numbers(c4: Any) -> None:
+    """Past 9 columns a move string is column numbers from 1 split by spaces or commas, each
+    read whole; an error names the column as it was written."""
+    size = {"width": 10, "height": 6}
+    assert connect4.Position("10 1 10,5", **size) == connect4.Position([9, 0, 9, 4], **size)
+    with pytest.raises(ValueError, match=r"move 2 of '1 11': column 11 is off the board"):
+        c4.solve("1 11", **size)
+    with pytest.raises(ValueError, match=r"move 1 of '0 1': column 0 is off the board"):
+        c4.solve("0 1", **size)
+    with pytest.raises(ValueError, match=r"column 4453 is off the board \(columns are 1..10"):
+        c4.solve("4453", **size)
+    with pytest.raises(ValueError, match="a column of 64 bits or more"):
+        c4.solve("1 " + "9" * 30, **size)
+    # Read only as far as the board goes: a long text costs nothing past it.
+    with pytest.raises(ValueError, match=r"move 8 of .*: the game is over"):
+        c4.solve("1 2 " * 1_000_000, **size)
+
+
+def test_a_position_plays_past_64_bits() -> None:
+    size = {"width": 8, "height": 8}
+    position = connect4.Position("", **size).play(3).play(4)
+    assert position == connect4.Position([3, 4], **size) == connect4.Position("4 5", **size)
+    assert position.legal_moves == tuple(range(8)) and position.to_move == "x"
+    assert len(str(position).splitlines()) == 8 and "<svg" in position.svg()
+    assert pickle.loads(pickle.dumps(position)) == position
+    width, height, moves, expected = max(
+        (row for row in WIDE if row[:2] == (8, 8)), key=lambda row: len(row[2])
+    )
+    deep = connect4.Position(moves, width=width, height=height)
+    assert deep.score() == expected
+    wide = connect4.Position("10 1 10", width=10, height=6).play(4)
+    assert wide == connect4.Position([9, 0, 9, 4], width=10, height=6)

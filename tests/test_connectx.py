@@ -102,7 +102,7 @@ def test_dicts_as_well_as_kaggles_objects() -> None:
         ({"board": [0] * 41, "mark": 1}, {"rows": 6, "columns": 7, "inarow": 4}, "41 cells"),
         ({"board": [0] * 42, "mark": 2}, {"rows": 6, "columns": 7, "inarow": 4}, "mark 2"),
         ({"board": [0] * 42}, {"rows": 6, "columns": 7, "inarow": 4}, "'mark'"),
-        ({"board": [0] * 63, "mark": 1}, {"rows": 7, "columns": 9, "inarow": 4}, "does not fit"),
+        ({"board": [0] * 117, "mark": 1}, {"rows": 9, "columns": 13, "inarow": 4}, "does not fit"),
     ],
 )
 def test_what_is_no_connectx_position_is_a_clear_error(

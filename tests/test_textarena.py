@@ -106,7 +106,7 @@ def test_what_it_cannot_read_is_refused() -> None:
     # The large variant (15x12) is past what perfectplay's Connect Four takes.
     env = textarena.make("ConnectFour-v0-large")
     env.reset(num_players=2, seed=1)
-    with pytest.raises(ValueError, match="180 cells; at most 64"):
+    with pytest.raises(ValueError, match="180 cells; at most 128"):
         agent(env.get_observation()[1])
     # A board no game reaches, and a finished one.
     floating = "\n".join([". . . X . . ."] + [". . . . . . ."] * 5)

@@ -187,7 +187,7 @@ def connectx_agent(observation: Any, configuration: Any) -> int:
     first (0 empty, 1 the first player, 2 the second), and ``observation.mark``, the agent's
     (1 or 2); ``configuration.rows``, ``.columns``, ``.inarow`` (4: perfectplay plays Connect
     Four) and ``.actTimeout`` (seconds a move, 2 by default). Dicts work as well as Kaggle's
-    objects. Any board perfectplay takes (``columns * (rows + 1) <= 64``).
+    objects. Any board perfectplay takes (``columns * (rows + 1) <= 128``).
 
     The column is a best move (the quickest win, the slowest loss) from the books and the
     search, within ``CONNECTX_TIME_SHARE * actTimeout`` seconds: the search runs under node

@@ -250,6 +250,18 @@ impl<T> Parsed<T> {
     }
 }
 
+/// A batch that may hold bad rows: [`Parsed`], or a game's batch of several kinds of them.
+pub trait BadRows: Sized {
+    /// The batch as it is, or its first bad row's error (`InRow`) under `errors="raise"`.
+    fn raise_first_bad(self, on_error: OnError) -> Result<Self>;
+}
+
+impl<T> BadRows for Parsed<T> {
+    fn raise_first_bad(self, on_error: OnError) -> Result<Parsed<T>> {
+        Parsed::raise_first_bad(self, on_error)
+    }
+}
+
 /// The first bad row's error (`InRow`) under `errors="raise"`, if there is one.
 pub fn raise_first_bad(first_bad: FirstBad, on_error: OnError) -> Result<()> {
     match first_bad {

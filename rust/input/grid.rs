@@ -4,7 +4,7 @@
 
 use crate::engine::error::{Error, Result, malformed};
 use crate::input::{
-    Item, MAX_CELLS, board_type_error, cell_type_error, is_separator, row_type_error, text_rows,
+    Item, board_type_error, cell_type_error, is_separator, row_type_error, text_rows,
 };
 
 /// A rectangular board read row by row: `cells[row * cols + col]`.
@@ -69,8 +69,8 @@ pub trait CellReader {
     }
 }
 
-/// Checks that rows of the given lengths make a non-empty rectangle of at most 64 cells.
-pub fn check_rectangle(row_lengths: &[usize]) -> Result<(usize, usize)> {
+/// Checks that rows of the given lengths make a non-empty rectangle of at most `most` cells.
+pub fn check_rectangle(row_lengths: &[usize], most: usize) -> Result<(usize, usize)> {
     let rows = row_lengths.len();
     let cols = row_lengths.first().copied().unwrap_or(0);
     if let Some(row) = row_lengths.iter().position(|&len| len != cols) {
@@ -84,14 +84,18 @@ pub fn check_rectangle(row_lengths: &[usize]) -> Result<(usize, usize)> {
     if cells == 0 {
         return malformed!("board is empty");
     }
-    if cells > MAX_CELLS as u128 {
-        return malformed!("board has {cells} cells; at most {MAX_CELLS} are supported");
+    if cells > most as u128 {
+        return malformed!("board has {cells} cells; at most {most} are supported");
     }
     Ok((rows, cols))
 }
 
-/// Reads a board of rows with the game's cell reader.
-pub fn read_grid<R: CellReader>(board: &Item, reader: &mut R) -> Result<Grid<R::Cell>> {
+/// Reads a board of rows of at most `most` cells with the game's cell reader.
+pub fn read_grid<R: CellReader>(
+    board: &Item,
+    reader: &mut R,
+    most: usize,
+) -> Result<Grid<R::Cell>> {
     let mut cells = Vec::new();
     let mut lengths = Vec::new();
     match board {
@@ -107,11 +111,11 @@ pub fn read_grid<R: CellReader>(board: &Item, reader: &mut R) -> Result<Grid<R::
         }
         Item::Long(rows) => {
             return Err(Error::Malformed(format!(
-                "board has {rows} rows; at most {MAX_CELLS} cells are supported"
+                "board has {rows} rows; at most {most} cells are supported"
             )));
         }
         other => return Err(board_type_error(other)),
     }
-    let (rows, cols) = check_rectangle(&lengths)?;
+    let (rows, cols) = check_rectangle(&lengths, most)?;
     Ok(Grid { rows, cols, cells })
 }

@@ -4,7 +4,7 @@
 
 use crate::engine::error::{Result, malformed};
 use crate::input::grid::{CellReader, Grid, read_grid};
-use crate::input::{Item, cell_type_error, describe_char};
+use crate::input::{Item, MAX_CELLS, cell_type_error, describe_char};
 
 pub const EMPTY: u8 = 0;
 pub const X: u8 = 1;
@@ -68,9 +68,15 @@ impl CellReader for MarkReader {
     }
 }
 
-/// Reads a multi-row board of marks (m,n,k): a text of rows or a sequence of rows.
+/// Reads a multi-row board of marks (m,n,k): a text of rows or a sequence of rows, of at most
+/// [`MAX_CELLS`] cells.
 pub fn read_mark_grid(board: &Item) -> Result<Grid<u8>> {
-    read_grid(board, &mut MarkReader::default())
+    read_mark_grid_of(board, MAX_CELLS)
+}
+
+/// [`read_mark_grid`] of at most `most` cells.
+pub fn read_mark_grid_of(board: &Item, most: usize) -> Result<Grid<u8>> {
+    read_grid(board, &mut MarkReader::default(), most)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! * Text: cells are single characters; ASCII whitespace, `/`, `|` and `,` are separators.
 //!   Multi-row boards (m,n,k and footholds) break rows at `/` and newlines; blank rows are
 //!   dropped.
-//! * A sequence of more than [`MAX_CELLS`] items is never a board, a row or a location: it
+//! * A sequence of more than [`MAX_ITEMS`] items is never a board, a row or a location: it
 //!   arrives as [`Item::Long`] with its length alone, so a huge argument is rejected by its
 //!   length before anything in it is converted.
 
@@ -16,8 +16,12 @@ pub mod rows;
 use crate::engine::error::Error;
 use std::borrow::Cow;
 
-/// Most cells a board may have: one bit each in a `u64`.
+/// Most cells a board read as rows has unless its game says otherwise: one bit each in a `u64`.
 pub const MAX_CELLS: usize = 64;
+
+/// Most items a sequence's items are read of: Connect Four's largest boards (one bit a cell
+/// in a `u128`) and their move lists.
+pub const MAX_ITEMS: usize = 128;
 
 /// A board argument reduced to what parsing needs (built by the Python layer).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +34,7 @@ pub enum Item<'a> {
     /// A sequence (list, tuple, numpy array, ...). Nested deeper than parsing looks, it arrives
     /// with its items left out: an item of a cell is never inspected.
     Seq(Vec<Item<'a>>),
-    /// A sequence of more than [`MAX_CELLS`] items, by its length: its items are not read.
+    /// A sequence of more than [`MAX_ITEMS`] items, by its length: its items are not read.
     Long(usize),
     /// Anything else, by its type name.
     Other(String),

@@ -2,7 +2,7 @@
 //! `perfectplay.BatchSolution` handed to numpy, and running work on the pool without the GIL
 //! while the calling thread watches for Ctrl-C and draws the progress bar.
 
-use crate::engine::batch::{LOOK_EVERY, Parsed};
+use crate::engine::batch::{BadRows, LOOK_EVERY};
 use crate::engine::columns::Columns;
 use crate::engine::error::{Error, Result as CoreResult};
 use crate::engine::memory::{headroom, with_room, zeroed};
@@ -60,12 +60,12 @@ pub fn into_py(py: Python<'_>, columns: Columns) -> PyResult<Bound<'_, PyAny>> {
 /// A batch's `perfectplay.BatchSolution`: its first bad row raises under `errors="raise"`,
 /// before any work; `label` labels the rows without the GIL, under a progress bar named
 /// `what` when the options ask for one.
-pub fn labelled<'py, T: Send>(
+pub fn labelled<'py, T: BadRows + Send>(
     py: Python<'py>,
     options: &Options<'_>,
     what: &str,
-    parsed: Parsed<T>,
-    label: impl FnOnce(Parsed<T>, Monitor) -> CoreResult<Columns> + Send,
+    parsed: T,
+    label: impl FnOnce(T, Monitor) -> CoreResult<Columns> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let parsed = parsed.raise_first_bad(options.errors)?;
     into_py(

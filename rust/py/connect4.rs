@@ -9,7 +9,7 @@ use crate::games::connect4::call::{self, BATCH, Call, POSITION};
 use crate::games::connect4::shipped::{
     DeepFiles, ShippedDeep, ShippedFile, ShippedOpening, read_deep, read_opening, shipped_books,
 };
-use crate::games::connect4::{self as game, DEFAULT, Shape, search};
+use crate::games::connect4::{self as game, DEFAULT, search};
 use crate::py::batch::{labelled, rows_arg, shaped};
 use crate::py::convert::{Names, to_item};
 use crate::py::detach::{released, search_detached};
@@ -29,10 +29,10 @@ fn answer<T: Send>(
     work: impl FnOnce(&Call, Books<'_>, &mut Budget) -> CoreResult<T> + Send,
 ) -> PyResult<T> {
     let call = Call::new(&to_item(position)?, options)?;
-    let reach = (!line).then_some(call.position.moves);
-    let choice = book_arg(py, options.book.as_ref(), &call.shape, reach)?;
+    let reach = (!line).then_some(call.moves());
+    let choice = book_arg(py, options.book.as_ref(), call.size(), reach)?;
     let books = choice.books()?;
-    search_detached(py, call.node_limit, |budget| work(&call, books, budget))
+    search_detached(py, call.node_limit(), |budget| work(&call, books, budget))
 }
 
 bindings! {
@@ -105,12 +105,13 @@ bindings! {
     fn batch_solve(py, positions; options = BATCH) -> Bound<'py, PyAny> {
         let positions = rows_arg(positions, &[3], "(N, height, width)", "positions")?;
         let (rows, checked) = (&positions.rows, &options.checked);
-        let (parsed, shape) = released(py, |monitor| call::parse_rows(rows, checked, monitor))?;
-        let choice = book_arg(py, options.book.as_ref(), &shape, None)?;
-        let what = format!("connect4 {}x{}", shape.width, shape.height);
+        let batch = released(py, |monitor| call::parse_rows(rows, checked, monitor))?;
+        let (width, height) = batch.size();
+        let choice = book_arg(py, options.book.as_ref(), (width, height), None)?;
+        let what = format!("connect4 {width}x{height}");
         let books = choice.books()?;
-        labelled(py, &options, &what, parsed, |parsed, monitor| {
-            call::label_rows(parsed, &shape, books, checked, monitor)
+        labelled(py, &options, &what, batch, |batch, monitor| {
+            call::label_rows(batch, books, checked, monitor)
         })
     }
 
@@ -120,8 +121,8 @@ bindings! {
     fn random_positions(py, n; options = call::RANDOM) -> Bound<'py, PyAny> {
         let (n, checked) = (to_scalar(n)?, &options.checked);
         let random = |monitor: Monitor| call::random_positions(&n, checked, monitor);
-        let (shape, count, rows) = released(py, random)?;
-        shaped(py, rows, &[count, shape.height as usize, shape.width as usize])
+        let ((width, height), count, rows) = released(py, random)?;
+        shaped(py, rows, &[count, height as usize, width as usize])
     }
 }
 
@@ -226,14 +227,14 @@ impl BookChoice<'_> {
 fn book_arg<'py>(
     py: Python<'py>,
     book: Option<&Bound<'py, PyAny>>,
-    shape: &Shape,
+    (width, height): (u32, u32),
     reach: Option<u32>,
 ) -> PyResult<BookChoice<'py>> {
     static OPENING: PyOnceLock<ShippedOpening> = PyOnceLock::new();
     static DEEP: PyOnceLock<ShippedDeep> = PyOnceLock::new();
     let book_for = |book: &Bound<'py, PyAny>| -> PyResult<Option<BookArrays<'py>>> {
         let openings = py.import("perfectplay.connect4.openings")?;
-        let found = openings.call_method1("book_for", (book, shape.width, shape.height))?;
+        let found = openings.call_method1("book_for", (book, width, height))?;
         found.extract()
     };
     let shipped = |roles: &[&str]| -> PyResult<Bound<'py, PyAny>> {
@@ -247,7 +248,7 @@ fn book_arg<'py>(
         Some(book) if !book.cast::<PyString>().is_ok_and(|name| name == "packaged") => {
             Ok(book_for(book)?.map_or(BookChoice::None, BookChoice::Given))
         }
-        _ if (i128::from(shape.width), i128::from(shape.height)) != DEFAULT => Ok(BookChoice::None),
+        _ if (i128::from(width), i128::from(height)) != DEFAULT => Ok(BookChoice::None),
         _ => {
             let opening = OPENING.get_or_try_init(py, || {
                 let files: OpeningFilesArg = shipped(&["opening"])?.extract()?;

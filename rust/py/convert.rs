@@ -6,7 +6,7 @@ use crate::engine::budget::Stop;
 use crate::engine::driver::{MoveAnswer, Player, Solution};
 use crate::engine::error::Error;
 use crate::engine::memory::{copied, with_room};
-use crate::input::{Item, MAX_CELLS};
+use crate::input::{Item, MAX_ITEMS};
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyTypeError,
@@ -161,7 +161,7 @@ fn sequence_item<'py, I: Iterator<Item = PyResult<Bound<'py, PyAny>>>>(
     depth: usize,
     items: impl FnOnce() -> PyResult<I>,
 ) -> PyResult<Item<'static>> {
-    if len > MAX_CELLS {
+    if len > MAX_ITEMS {
         return Ok(Item::Long(len));
     }
     if depth >= MAX_DEPTH {
@@ -170,8 +170,8 @@ fn sequence_item<'py, I: Iterator<Item = PyResult<Bound<'py, PyAny>>>>(
     // `len()` may lie: read one item past the most any board has, never more.
     let mut converted = with_room(len).map_err(Error::from)?;
     for item in items()? {
-        if converted.len() == MAX_CELLS {
-            return Ok(Item::Long(MAX_CELLS + 1));
+        if converted.len() == MAX_ITEMS {
+            return Ok(Item::Long(MAX_ITEMS + 1));
         }
         converted.push(item_at(&item?, depth + 1, 0)?);
     }

@@ -48,7 +48,7 @@ bindings! {
     /// a position for the side to move, and its value and plies.
     fn plain_connect4(_py, position; options = &["width", "height"]) -> (i32, i8, u32) {
         let size = (options.width, options.height);
-        let (shape, position) = connect4::parse_position(&to_item(position)?, size)?;
+        let (shape, position) = connect4::parse_position::<u128>(&to_item(position)?, size)?;
         let score = plain_score(&shape, &position);
         let plies = score::plies(score, shape.cells - position.moves);
         Ok((score, score::value(score), plies))

@@ -9,7 +9,7 @@ The scalar options' rules are ``options.py``'s (the core's ``rust/input/options.
   a bool, more than 0 and at most ``MAX_TABLE_MB``.
 * Boards: str, bool, int, sequences (any ``collections.abc.Sequence``; array-likes with
   ``tolist`` and ``shape``), objects with ``__index__``; anything else by its type name. A
-  sequence of more than 64 items is never a board, row or location: it is kept as ``Long`` by
+  sequence of more than 128 items is never a board, row or location: it is kept as ``Long`` by
   its length alone, so a huge argument is rejected before its items are read.
 """
 
@@ -23,7 +23,8 @@ from typing import Any, Union
 
 __all__ = ["MAX_TABLE_MB", "Item", "Long", "Other", "int_arg", "node_limit", "table_mb"]
 
-MAX_CELLS = 64
+MAX_CELLS = 64  # the cells of a board read as rows unless its game says otherwise
+MAX_ITEMS = 128  # the items of a sequence read: Connect Four's largest boards and move lists
 MAX_DEPTH = 2  # board, rows, cells: deeper sequences are never looked into
 MAX_UNWRAPS = 4  # array-likes whose tolist() gives another array-like, at most
 MAX_TABLE_MB = 4096  # the largest transposition table a search may be given, in MiB
@@ -38,7 +39,7 @@ class Other:
 
 @dataclass(frozen=True)
 class Long:
-    """A sequence of more than 64 items, by its length: its items are not read."""
+    """A sequence of more than 128 items, by its length: its items are not read."""
 
     length: int
 
@@ -73,21 +74,21 @@ def _item_at(obj: Any, depth: int, unwraps: int) -> Item:
         # __getitem__ may say otherwise.
         base: Any = list if isinstance(obj, list) else tuple
         length = base.__len__(obj)
-        if length > MAX_CELLS:
+        if length > MAX_ITEMS:
             return Long(length)
         if depth >= MAX_DEPTH:
             return []
         return [_item_at(base.__getitem__(obj, index), depth + 1, 0) for index in range(length)]
     if isinstance(obj, Sequence):
         length = len(obj)
-        if length > MAX_CELLS:
+        if length > MAX_ITEMS:
             return Long(length)
         if depth >= MAX_DEPTH:
             return []
         items: list[Item] = []
         for item in obj:  # len() may lie: one item past the most any board has, never more
-            if len(items) == MAX_CELLS:
-                return Long(MAX_CELLS + 1)
+            if len(items) == MAX_ITEMS:
+                return Long(MAX_ITEMS + 1)
             items.append(_item_at(item, depth + 1, 0))
         return items
     if hasattr(obj, "tolist") and hasattr(obj, "shape"):

@@ -83,8 +83,8 @@ class CellReader(ABC, Generic[Cell]):
         raise row_type_error(row)
 
 
-def check_rectangle(row_lengths: list[int]) -> tuple[int, int]:
-    """Checks that rows of these lengths make a non-empty rectangle of at most 64 cells."""
+def check_rectangle(row_lengths: list[int], most: int = MAX_CELLS) -> tuple[int, int]:
+    """Checks that rows of these lengths make a non-empty rectangle of at most ``most`` cells."""
     rows, cols = len(row_lengths), (row_lengths[0] if row_lengths else 0)
     for row, length in enumerate(row_lengths):
         if length != cols:
@@ -93,23 +93,25 @@ def check_rectangle(row_lengths: list[int]) -> tuple[int, int]:
             )
     if rows * cols == 0:
         raise ValueError("board is empty")
-    if rows * cols > MAX_CELLS:
-        raise ValueError(f"board has {rows * cols} cells; at most {MAX_CELLS} are supported")
+    if rows * cols > most:
+        raise ValueError(f"board has {rows * cols} cells; at most {most} are supported")
     return rows, cols
 
 
-def read_grid(board: Item, reader: CellReader[Cell]) -> tuple[int, int, list[Cell]]:
-    """Reads a board of rows: (rows, cols, cells row by row)."""
+def read_grid(
+    board: Item, reader: CellReader[Cell], most: int = MAX_CELLS
+) -> tuple[int, int, list[Cell]]:
+    """Reads a board of rows of at most ``most`` cells: (rows, cols, cells row by row)."""
     cells: list[Cell] = []
     if isinstance(board, str):
         lengths = [reader.read_text(row, cells) for row in text_rows(board)]
     elif isinstance(board, list):
         lengths = [reader.read_row(row, cells) for row in board]
     elif isinstance(board, Long):
-        raise ValueError(f"board has {board.length} rows; at most {MAX_CELLS} cells are supported")
+        raise ValueError(f"board has {board.length} rows; at most {most} cells are supported")
     else:
         raise board_type_error(board)
-    rows, cols = check_rectangle(lengths)
+    rows, cols = check_rectangle(lengths, most)
     return rows, cols, cells
 
 
@@ -147,6 +149,7 @@ class MarkReader(CellReader[int]):
         return self._check(cell, "digits")
 
 
-def read_mark_grid(board: Item) -> tuple[int, int, list[int]]:
-    """Reads a multi-row board of marks (m,n,k): (rows, cols, marks row by row)."""
-    return read_grid(board, MarkReader())
+def read_mark_grid(board: Item, most: int = MAX_CELLS) -> tuple[int, int, list[int]]:
+    """Reads a multi-row board of marks (m,n,k) of at most ``most`` cells: (rows, cols, marks
+    row by row)."""
+    return read_grid(board, MarkReader(), most)

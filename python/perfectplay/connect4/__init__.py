@@ -1,9 +1,12 @@
 """Connect Four solved perfectly: W columns of H rows (7x6 by default, any size with
-W * (H + 1) <= 64), stones drop to the lowest empty cell, four in a row wins, the first player
-(``x``) moves first. Moves and actions are columns ``0 .. W-1``.
+W * (H + 1) <= 128 and at most 16 columns: 8x8, 7x9, 10x6, 5x13, ...), stones drop to the
+lowest empty cell, four in a row wins, the first player (``x``) moves first. Moves and actions
+are columns ``0 .. W-1``.
 
 A position is a move string in Pascal Pons' notation (columns from 1: ``"4453"``; ``""`` is the
-empty board), a sequence of columns (0-based ints), or a board drawn as rows, top row first (a
+empty board; on boards of more than 9 columns, column numbers split by spaces or commas, each
+read whole: ``"10 1 10"``), a sequence of columns (0-based ints), or a board drawn as rows, top
+row first (a
 text of rows split by ``/`` or newlines, ``x o .`` or ``1 2 0``; or a sequence of rows).
 ``width=`` and ``height=`` give the size of a position given by its moves (7x6 otherwise) and
 must match a board's. A move string with a full column, a column off the board or a move after
@@ -31,6 +34,7 @@ the time, never an answer.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
@@ -257,9 +261,9 @@ def review(
 ) -> Review:
     """A game reviewed move by move against perfect play (``perfectplay._kernel.review``):
     ``record`` is Pons' move string (columns from 1; spaces and commas between moves are
-    separators) or a list of columns from 0, played from ``start`` (default: the empty
-    ``width`` x ``height`` board). Each move's ``score_lost`` is the Pons score it gave away.
-    An illegal move ends the review, reported at its ply (``Review.illegal``); ``options``
+    separators; past 9 columns, column numbers split by them) or a list of columns from 0,
+    played from ``start`` (default: the empty ``width`` x ``height`` board). Each move's
+    ``score_lost`` is the Pons score it gave away. An illegal move ends the review, reported at its ply (``Review.illegal``); ``options``
     (``node_limit``, ``book``...) pass on to the searches.
 
     >>> from perfectplay import connect4
@@ -269,12 +273,15 @@ def review(
     >>> game.players["x"].blunders, game.players["o"].perfect_rate
     (1, 1.0)"""
     here = Position.empty(width, height) if start is None else start
-    moves = _record_columns(record) if isinstance(record, str) else list(record)
+    moves = _record_columns(record, here.cols) if isinstance(record, str) else list(record)
     return _review.review(here, moves, ("x", "o"), move_score=_pons_of_move, **options)
 
 
-def _record_columns(record: str) -> list[int]:
-    """The columns (from 0) of Pons' move string ``record``; spaces and commas separate."""
+def _record_columns(record: str, width: int) -> list[int]:
+    """The columns (from 0) of Pons' move string ``record``; spaces and commas separate (past 9
+    columns, column numbers)."""
+    if width > 9 and all(symbol in " ,\t\r\n0123456789" for symbol in record):
+        return [int(number) - 1 for number in re.findall("[0-9]+", record)]
     columns = []
     for symbol in record:
         if symbol in " ,\t\r\n":

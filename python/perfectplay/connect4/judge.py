@@ -3,6 +3,7 @@ his ``-a`` and ``-w`` and other board sizes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,11 +35,14 @@ def run_connect4(lines: Iterator[tuple[int, str]], write: Write, options: Option
 
 
 def _connect4answer(number: int, line: str, api: Any, position_class: Any, options: Options) -> str:
-    if not all("1" <= char <= "9" for char in line):
-        raise InputError(
-            number, f"a line is a move string, columns numbered from 1, got {shown(line)}"
-        )
     flags = options.flags
+    # Past 9 columns a move string is column numbers split by spaces or commas.
+    wide = (flags.get("width") or 7) > 9
+    if not all(char in ("0123456789 ," if wide else "123456789") for char in line):
+        split = ", split by spaces or commas" if wide else ""
+        raise InputError(
+            number, f"a line is a move string, columns numbered from 1{split}, got {shown(line)}"
+        )
     weak = bool(flags.get("weak"))
     size = {"width": flags.get("width"), "height": flags.get("height")}
     position = answer(number, Position, line, **size)
@@ -48,7 +52,7 @@ def _connect4answer(number: int, line: str, api: Any, position_class: Any, optio
         )
     if not flags.get("analyze"):
         return f"{line} {answer(number, api.score, line, weak=weak, **size)}\n"
-    played = [int(digit) - 1 for digit in line]
+    played = [int(col) - 1 for col in (re.findall("[0-9]+", line) if wide else line)]
     scores = [INVALID_MOVE] * position.width
     for column in position.legal_moves:
         if position.play(column).winner is not None:
@@ -84,7 +88,12 @@ FORMATS = {
             ),
             Argument(
                 ("--width",),
-                {"type": int, "default": None, "help": "columns of the board (default 7)"},
+                {
+                    "type": int,
+                    "default": None,
+                    "help": "columns of the board (default 7; past 9, a line's columns are "
+                    "numbers split by spaces or commas)",
+                },
             ),
             Argument(
                 ("--height",),

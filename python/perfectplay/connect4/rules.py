@@ -9,6 +9,8 @@ Bit layout as the compiled core's (Pascal Pons' and John Tromp's): column ``c`` 
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -20,6 +22,7 @@ from perfectplay.errors import IllegalPosition
 
 DEFAULT = (7, 6)
 MAX_WIDTH = 16  # the most columns, as the core allows
+MAX_BITS = 128  # the most bits a board takes, width * (height + 1), as the core allows
 Position = tuple[int, int, int]  # (stones of the side to move, every stone, stones played)
 
 
@@ -30,10 +33,10 @@ class Shape:
         for name, side in (("width", width), ("height", height)):
             if side < 1:
                 raise ValueError(f"{name} must be at least 1, got {side}")
-        if width * (height + 1) > 64 or width > MAX_WIDTH:
+        if width * (height + 1) > MAX_BITS or width > MAX_WIDTH:
             raise ValueError(
                 f"a {width}x{height} board does not fit: at most {MAX_WIDTH} columns and "
-                "width * (height + 1) at most 64 (7x6, 8x7, 9x6, 12x4 fit)"
+                f"width * (height + 1) at most {MAX_BITS} (7x6, 8x8, 7x9, 10x6, 11x5, 5x13 fit)"
             )
         self.width, self.height, self.stride = width, height, height + 1
         self.cells = width * height
@@ -180,6 +183,13 @@ def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Posit
     if digits is not None:
         shape = default_shape(size)
         text = cast(str, item).strip(" \t\n\r\x0b\x0c")
+        if shape.width > 9:
+            # Wide boards: column numbers from 1 split by spaces, tabs or commas, each read
+            # whole, as far as the board goes.
+            found = re.finditer("[0-9]+", text)
+            tokens = [int(match[0]) for match in itertools.islice(found, shape.cells + 1)]
+            columns = [t - 1 if t < 2**63 else HUGE_COLUMN for t in tokens]
+            return shape, _play_columns(shape, columns, text)
         # A move past the full board is an error at its number: no digit after it is read.
         columns = [int(c) - 1 for c in digits[: shape.cells + 1]]
         return shape, _play_columns(shape, columns, text)
@@ -191,7 +201,7 @@ def parse(item: Item, size: tuple[int | None, int | None]) -> tuple[Shape, Posit
     if isinstance(item, list) and any(isinstance(i, bool) for i in item):
         raise TypeError("a column must be an int, not bool")
     try:
-        rows, cols, marks = read_mark_grid(item)
+        rows, cols, marks = read_mark_grid(item, args.MAX_ITEMS)
     except ValueError as error:
         if isinstance(item, str) and not isinstance(error, IllegalPosition):
             raise ValueError(f"{NEITHER}: {error}") from None

@@ -10,7 +10,7 @@
 //! positions' keys, which the rules and the 13-ply book tell apart.
 
 use crate::engine::perfect_hash::PerfectHash;
-use crate::games::connect4::{Position, Shape, top_stone};
+use crate::games::connect4::{Bits, Position, Shape, top_stone};
 
 /// A book's columns, borrowed: keys in increasing order and their scores.
 #[derive(Clone, Copy)]
@@ -197,14 +197,16 @@ impl<'a> Books<'a> {
 
     /// Does a search of `p` stop at the 12-ply book (fewer stones than it)?
     #[inline]
-    pub fn below(&self, p: &Position) -> bool {
+    pub fn below<B: Bits>(&self, p: &Position<B>) -> bool {
         self.deep.is_some() && p.moves < DEEP_STONES
     }
 
     /// A book's score of `p` (a game still going on), if one holds it. A score the stones do
     /// not allow (an altered book) is no answer: the search answers instead.
     #[inline(always)]
-    pub fn score(&self, shape: &Shape, p: &Position) -> Option<i32> {
+    pub fn score<B: Bits>(&self, shape: &Shape<B>, p: &Position<B>) -> Option<i32> {
+        // The books are of 64-bit boards.
+        let (shape, p) = (B::narrow_shape(shape)?, B::narrow_position(p)?);
         let score = match (self.opening, self.deep) {
             (Some(book), _) if p.moves <= book.depth => book.score(shape, p),
             // 12 to 14 stones in one comparison: most nodes are past them.
@@ -235,7 +237,8 @@ impl<'a> Books<'a> {
     /// include this one, so this position's score is at least minus theirs. None off that
     /// ply or without the books.
     #[inline(always)]
-    pub fn parents_bound(&self, shape: &Shape, p: &Position) -> Option<i32> {
+    pub fn parents_bound<B: Bits>(&self, shape: &Shape<B>, p: &Position<B>) -> Option<i32> {
+        let (shape, p) = (B::narrow_shape(shape)?, B::narrow_position(p)?);
         // 13 to 15 stones in one comparison first: this is asked at every node.
         if p.moves.wrapping_sub(DEEP_STONES + 1) > 2 {
             return None;
@@ -261,7 +264,7 @@ mod tests {
     fn deep_codes_follow_the_books_format() {
         // The example of bitbully-databases' documentation (the first player wins in 29
         // moves), drawn top row first.
-        let shape = Shape::new(7, 6).unwrap();
+        let shape = Shape::<u64>::new(7, 6).unwrap();
         let rows = [
             [0, 0, 0, 0, 0, 0, 0],
             [0, 0, 0, 1, 0, 0, 0],
@@ -298,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_score_the_stones_do_not_allow_is_no_answer() {
-        let shape = Shape::new(4, 4).unwrap();
+        let shape = Shape::<u64>::new(4, 4).unwrap();
         let p = play_columns(&shape, &columns_of_text("1111").unwrap(), false, 1).unwrap();
         let key = p.key(&shape).min(shape.mirrored_key(p.key(&shape)));
         for (score, answer) in [

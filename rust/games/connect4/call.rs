@@ -2,7 +2,7 @@
 //! answered by the search with the books given; a batch parsed and labelled; random positions
 //! drawn. `rust/py/connect4.rs` binds each to Python.
 
-use crate::engine::batch::{self, Parsed};
+use crate::engine::batch::{self, BadRows, OnError, Parsed};
 use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
 use crate::engine::driver::{self, AsGiven, Game, MoveAnswer, Player, Solution};
@@ -12,27 +12,98 @@ use crate::engine::random::{play, random_rows};
 use crate::games::connect4::book::Books;
 use crate::games::connect4::search::{self, Solver, Tables};
 use crate::games::connect4::{
-    DEFAULT, Position, Shape, codes_of, finished_score, parse_batch, parse_position,
+    Bits, DEFAULT, Position, Shape, codes_of, finished_score, is_wide, parse_batch, parse_position,
+    size_of,
 };
 use crate::input::Item;
 use crate::input::options::{Checked, Scalar};
 use crate::input::rows::Rows;
 
-/// A checked call of one position: the position on its board and how to search it.
-pub struct Call {
-    pub shape: Shape,
-    pub position: Position,
+/// A checked call of one position, on a board of 64 bits or of 128 (see `bits.rs`).
+pub enum Call {
+    Narrow(OnBoard<u64>),
+    Wide(OnBoard<u128>),
+}
+
+/// Runs `$work` on the call's [`OnBoard`], whichever integer its board is.
+macro_rules! on_board {
+    ($call:expr, $board:ident => $work:expr) => {
+        match $call {
+            Call::Narrow($board) => $work,
+            Call::Wide($board) => $work,
+        }
+    };
+}
+
+impl Call {
+    pub fn new(position: &Item, options: &Checked) -> Result<Call> {
+        let size = (options.width, options.height);
+        let (width, height) = size_of(position, size);
+        Ok(if is_wide(width, height) {
+            Call::Wide(OnBoard::new(position, options)?)
+        } else {
+            Call::Narrow(OnBoard::new(position, options)?)
+        })
+    }
+
+    /// The stones of the position.
+    pub fn moves(&self) -> u32 {
+        on_board!(self, board => board.position.moves)
+    }
+
+    /// (width, height) of the board.
+    pub fn size(&self) -> (u32, u32) {
+        on_board!(self, board => (board.shape.width, board.shape.height))
+    }
+
+    pub fn node_limit(&self) -> Option<u64> {
+        on_board!(self, board => board.node_limit)
+    }
+
+    pub fn solve(&self, books: Books<'_>, budget: &mut Budget) -> Result<Solution> {
+        on_board!(self, board => board.solve(books, budget))
+    }
+
+    pub fn analyze(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        on_board!(self, board => board.analyze(books, budget))
+    }
+
+    pub fn ranked_moves(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
+        on_board!(self, board => board.ranked_moves(books, budget))
+    }
+
+    pub fn best_move(&self, books: Books<'_>, budget: &mut Budget) -> Result<Option<u8>> {
+        on_board!(self, board => board.best_move(books, budget))
+    }
+
+    pub fn best_moves(&self, books: Books<'_>, budget: &mut Budget) -> Result<Vec<u8>> {
+        on_board!(self, board => board.best_moves(books, budget))
+    }
+
+    pub fn value(&self, books: Books<'_>, budget: &mut Budget) -> Result<i8> {
+        on_board!(self, board => board.value(books, budget))
+    }
+
+    pub fn score(&self, books: Books<'_>, weak: bool, budget: &mut Budget) -> Result<i32> {
+        on_board!(self, board => board.score(books, weak, budget))
+    }
+}
+
+/// A position on its board and how to search it.
+pub struct OnBoard<B: Bits> {
+    pub shape: Shape<B>,
+    pub position: Position<B>,
     pub node_limit: Option<u64>,
     table_bytes: usize,
     threads: usize,
 }
 
-impl Call {
-    pub fn new(position: &Item, options: &Checked) -> Result<Call> {
+impl<B: Bits> OnBoard<B> {
+    pub fn new(position: &Item, options: &Checked) -> Result<OnBoard<B>> {
         let (shape, position) = parse_position(position, (options.width, options.height))?;
         let table_bytes =
             (options.table_bytes).unwrap_or_else(|| search::default_table_bytes(&shape));
-        Ok(Call {
+        Ok(OnBoard {
             shape,
             position,
             node_limit: options.node_limit,
@@ -46,7 +117,7 @@ impl Call {
         &self,
         books: Books<'_>,
         budget: &mut Budget,
-        work: impl FnOnce(&mut Game<Shape, Solver>, &Position) -> Result<T>,
+        work: impl FnOnce(&mut Game<Shape<B>, Solver<B>>, &Position<B>) -> Result<T>,
     ) -> Result<T> {
         search::with_kept_tables(&self.shape, self.table_bytes, |tables| {
             let mut solver = Solver::new(&self.shape, tables, budget, books, self.threads);
@@ -147,32 +218,90 @@ pub const BATCH: &[&str] = &[
 pub const RANDOM: &[&str] = &["width", "height", "seed", "plies", "ongoing", "threads"];
 
 /// The board of the options' `width=` and `height=` (7x6 where not given).
-pub fn shape_of(options: &Checked) -> Result<Shape> {
+pub fn shape_of<B: Bits>(options: &Checked) -> Result<Shape<B>> {
     Shape::new(
         options.width.unwrap_or(DEFAULT.0),
         options.height.unwrap_or(DEFAULT.1),
     )
 }
 
-/// A batch's positions, each read once, and its board: the positions' (see [`parse_batch`]),
-/// or the options'.
-pub fn parse_rows(
-    rows: &Rows,
-    options: &Checked,
-    monitor: Monitor,
-) -> Result<(Parsed<Position>, Shape)> {
-    let (parsed, shape) = parse_batch(rows, (options.width, options.height), monitor)?;
-    let shape = match shape {
-        Some(shape) => shape,
-        None => shape_of(options)?,
-    };
-    Ok((parsed, shape))
+/// A batch's positions, each read once, on its board of 64 or 128 bits.
+pub enum Batch {
+    Narrow(Parsed<Position<u64>>, Shape<u64>),
+    Wide(Parsed<Position<u128>>, Shape<u128>),
 }
 
-/// Labels a batch's positions on `shape`'s board (see [`batch::label`]), with the books.
+impl BadRows for Batch {
+    fn raise_first_bad(self, on_error: OnError) -> Result<Batch> {
+        Ok(match self {
+            Batch::Narrow(parsed, shape) => Batch::Narrow(parsed.raise_first_bad(on_error)?, shape),
+            Batch::Wide(parsed, shape) => Batch::Wide(parsed.raise_first_bad(on_error)?, shape),
+        })
+    }
+}
+
+impl Batch {
+    /// (width, height) of the board.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Batch::Narrow(_, shape) => (shape.width, shape.height),
+            Batch::Wide(_, shape) => (shape.width, shape.height),
+        }
+    }
+}
+
+/// A batch's positions, each read once, and its board: the positions' (see [`parse_batch`]),
+/// or the options'. The board's integer is picked by the array's board, else by the first
+/// position read, else by the options.
+pub fn parse_rows(rows: &Rows, options: &Checked, monitor: Monitor) -> Result<Batch> {
+    let size = (options.width, options.height);
+    let (width, height) = match rows {
+        Rows::Array { board, .. } => (board[1] as i128, board[0] as i128),
+        _ => (0..rows.count().unwrap_or(1))
+            .find_map(|row| {
+                let item = rows.item(row).ok()?;
+                let (shape, _) = parse_position::<u128>(&item, size).ok()?;
+                Some((i128::from(shape.width), i128::from(shape.height)))
+            })
+            .unwrap_or((size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1))),
+    };
+    fn parse<B: Bits>(
+        rows: &Rows,
+        options: &Checked,
+        monitor: Monitor,
+    ) -> Result<(Parsed<Position<B>>, Shape<B>)> {
+        let (parsed, shape) = parse_batch(rows, (options.width, options.height), monitor)?;
+        let shape = match shape {
+            Some(shape) => shape,
+            None => shape_of(options)?,
+        };
+        Ok((parsed, shape))
+    }
+    Ok(if is_wide(width, height) {
+        let (parsed, shape) = parse::<u128>(rows, options, monitor)?;
+        Batch::Wide(parsed, shape)
+    } else {
+        let (parsed, shape) = parse::<u64>(rows, options, monitor)?;
+        Batch::Narrow(parsed, shape)
+    })
+}
+
+/// Labels a batch's positions on its board (see [`batch::label`]), with the books.
 pub fn label_rows(
-    parsed: Parsed<Position>,
-    shape: &Shape,
+    batch: Batch,
+    books: Books<'_>,
+    options: &Checked,
+    monitor: Monitor,
+) -> Result<Columns> {
+    match batch {
+        Batch::Narrow(parsed, shape) => label_on(parsed, &shape, books, options, monitor),
+        Batch::Wide(parsed, shape) => label_on(parsed, &shape, books, options, monitor),
+    }
+}
+
+fn label_on<B: Bits>(
+    parsed: Parsed<Position<B>>,
+    shape: &Shape<B>,
     books: Books<'_>,
     options: &Checked,
     monitor: Monitor,
@@ -198,13 +327,29 @@ pub fn label_rows(
 }
 
 /// `n` positions by uniformly random play from the empty board of the options' size: the
-/// board, the number of rows and their codes (top row first).
+/// board's (width, height), the number of rows and their codes (top row first).
 pub fn random_positions(
     n: &Scalar,
     options: &Checked,
     monitor: Monitor,
-) -> Result<(Shape, usize, Vec<u8>)> {
-    let shape = shape_of(options)?;
+) -> Result<((u32, u32), usize, Vec<u8>)> {
+    let (width, height) = (
+        options.width.unwrap_or(DEFAULT.0),
+        options.height.unwrap_or(DEFAULT.1),
+    );
+    if is_wide(width, height) {
+        random_on::<u128>(n, options, monitor)
+    } else {
+        random_on::<u64>(n, options, monitor)
+    }
+}
+
+fn random_on<B: Bits>(
+    n: &Scalar,
+    options: &Checked,
+    monitor: Monitor,
+) -> Result<((u32, u32), usize, Vec<u8>)> {
+    let shape = shape_of::<B>(options)?;
     let cells = shape.cells;
     let write = |random: &mut _, plies, codes: &mut [u8]| {
         let position = play(&shape, &Position::EMPTY, plies, random, options.ongoing);
@@ -217,5 +362,5 @@ pub fn random_positions(
         write,
         monitor,
     )?;
-    Ok((shape, count, rows))
+    Ok(((shape.width, shape.height), count, rows))
 }

@@ -1,13 +1,15 @@
 //! Connect Four on boards of W columns and H rows: stones drop to the lowest empty cell of a
 //! column, the first player moves first, four in a row (horizontal, vertical or diagonal) wins,
 //! a full board without four is a draw. Moves are columns. This file holds the rules (the
-//! bitboards, playing, legality, the board forms read), `search` the solver, `table` its
-//! transposition table and `plain` the plain reference search the tests hold it to.
+//! bitboards, playing, legality, the board forms read), `bits` the integer a board is,
+//! `search` the solver, `table` its transposition tables and `plain` the plain reference
+//! search the tests hold it to.
 //!
 //! **Bit layout** (Pascal Pons' and John Tromp's): column `c` is bits `c * (H + 1)` to
 //! `c * (H + 1) + H - 1`, bottom first, with one spare bit on top of each column, so that a
 //! shift by `H + 1` moves a stone one column over and a shift by 1 one row up without ever
-//! wrapping into the next column. W * (H + 1) <= 64: every size up to 8x7, 9x6, 10x5 and so on.
+//! wrapping into the next column. W * (H + 1) <= 128: on a `u64` up to 64 bits (7x6, 8x7,
+//! 9x6, ...), on a `u128` beyond (8x8, 7x9, 10x6, ...); `bits.rs` says how a call picks one.
 //! A position is two such masks: the stones of the player to move (`current`) and every stone
 //! (`mask`). `current + mask + bottom` is a unique key (a 1 over each column's top stone marks
 //! its height).
@@ -17,6 +19,7 @@
 //! more than the cells left when the game ends) follows from it exactly, both ways, since the
 //! winner's stones fall on a fixed parity: see [`engine_score`] and [`pons_score`].
 
+pub mod bits;
 pub mod book;
 pub mod call;
 #[cfg(any(test, feature = "testing"))]
@@ -29,88 +32,106 @@ use crate::engine::batch::Parsed;
 use crate::engine::driver::Rules;
 use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::Score;
+pub use crate::games::connect4::bits::Bits;
 use crate::input::Item;
-use crate::input::marks::read_mark_grid;
+use crate::input::MAX_ITEMS;
+use crate::input::marks::read_mark_grid_of;
 use crate::input::rows::{Rows, parse_rows};
 
 /// A board size with its masks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shape {
+pub struct Shape<B = u64> {
     pub width: u32,
     pub height: u32,
     /// Bits a column takes: H + 1.
     pub stride: u32,
     pub cells: u32,
     /// The bottom cell of every column.
-    pub bottom: u64,
+    pub bottom: B,
     /// Every cell of the board.
-    pub board: u64,
+    pub board: B,
     /// The cells, spare row included, of the rows whose parity is the top spare row's: when
     /// every column's landing cell is one of them, every column has an even number of empty
     /// cells (see `search.rs`, claimeven).
-    pub top_parity: u64,
+    pub top_parity: B,
 }
 
 /// Do `stones`, on a board `height` rows high, hold four in a row? (Inlined with a constant
 /// height, its shifts are constants: the search's 7x6 path.)
 #[inline(always)]
-pub fn has_four_of_height(stones: u64, height: u32) -> bool {
+pub fn has_four_of_height<B: Bits>(stones: B, height: u32) -> bool {
     [1, height + 1, height, height + 2]
         .into_iter()
         .any(|shift| {
             let pairs = stones & (stones >> shift);
-            pairs & (pairs >> (2 * shift)) != 0
+            pairs & (pairs >> (2 * shift)) != B::ZERO
         })
 }
 
 /// The most columns a board has (the search orders moves in arrays of this size).
 pub const MAX_WIDTH: usize = 16;
 
-impl Shape {
+/// The most bits a board takes: `width * (height + 1)`.
+pub const MAX_BITS: i128 = 128;
+
+/// Does a board of `width` by `height` need more than 64 bits (a `u128` board)?
+pub fn is_wide(width: i128, height: i128) -> bool {
+    width.saturating_mul(height.saturating_add(1)) > 64
+}
+
+impl<B: Bits> Shape<B> {
     /// A board of `width` columns and `height` rows, as the caller gave them.
-    pub fn new(width: i128, height: i128) -> Result<Shape> {
+    pub fn new(width: i128, height: i128) -> Result<Shape<B>> {
         for (name, side) in [("width", width), ("height", height)] {
             if side < 1 {
                 return malformed!("{name} must be at least 1, got {side}");
             }
         }
-        if width.saturating_mul(height.saturating_add(1)) > 64 || width > MAX_WIDTH as i128 {
+        if width.saturating_mul(height.saturating_add(1)) > MAX_BITS || width > MAX_WIDTH as i128 {
             return malformed!(
                 "a {width}x{height} board does not fit: at most {MAX_WIDTH} columns and width * \
-                 (height + 1) at most 64 (7x6, 8x7, 9x6, 12x4 fit)"
+                 (height + 1) at most {MAX_BITS} (7x6, 8x8, 7x9, 10x6, 11x5, 5x13 fit)"
             );
+        }
+        if width * (height + 1) > i128::from(B::BITS) {
+            return malformed!("a {width}x{height} board takes more than {} bits", B::BITS);
         }
         let (width, height) = (width as u32, height as u32);
         let stride = height + 1;
-        let bottom = (0..width).fold(0u64, |mask, col| mask | 1 << (col * stride));
+        let bottom = (0..width).fold(B::ZERO, |mask, col| mask | B::ONE << (col * stride));
+        let column = low_bits::<B>(height);
+        let mut board = B::ZERO;
+        for col in 0..width {
+            board |= column << (col * stride);
+        }
         Ok(Shape {
             width,
             height,
             stride,
             cells: width * height,
             bottom,
-            board: bottom * ((1u64 << height) - 1),
+            board,
             top_parity: (0..=height)
                 .filter(|row| (height - row) % 2 == 0)
-                .fold(0u64, |rows, row| rows | bottom << row),
+                .fold(B::ZERO, |rows, row| rows | bottom << row),
         })
     }
 
     /// The cells of column `col`.
     #[inline]
-    pub fn column(&self, col: u32) -> u64 {
-        ((1u64 << self.height) - 1) << (col * self.stride)
+    pub fn column(&self, col: u32) -> B {
+        low_bits::<B>(self.height) << (col * self.stride)
     }
 
     /// The bit of the cell at `row` (0 the bottom) of column `col`.
     #[inline]
-    pub fn cell(&self, col: u32, row: u32) -> u64 {
-        1 << (col * self.stride + row)
+    pub fn cell(&self, col: u32, row: u32) -> B {
+        B::ONE << (col * self.stride + row)
     }
 
     /// Empty cells that would complete four for `stones` (none outside the board).
     #[inline(always)]
-    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+    pub fn winning_cells(&self, stones: B, mask: B) -> B {
         let h = self.height;
         // Vertical: three stones right below.
         let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
@@ -128,15 +149,15 @@ impl Shape {
 
     /// Do `stones` hold four in a row?
     #[inline(always)]
-    pub fn has_four(&self, stones: u64) -> bool {
+    pub fn has_four(&self, stones: B) -> bool {
         has_four_of_height(stones, self.height)
     }
 
     /// The key (see [`Position::key`]) of the mirror image of the position of `key`: its
     /// columns in reverse order.
-    pub fn mirrored_key(&self, key: u64) -> u64 {
-        let column = (1u64 << self.stride) - 1;
-        (0..self.width).fold(0, |mirror, col| {
+    pub fn mirrored_key(&self, key: B) -> B {
+        let column = low_bits::<B>(self.stride);
+        (0..self.width).fold(B::ZERO, |mirror, col| {
             let bits = (key >> (col * self.stride)) & column;
             mirror | bits << ((self.width - 1 - col) * self.stride)
         })
@@ -144,43 +165,53 @@ impl Shape {
 
     /// The columns of a mask of cells, as a set of column numbers.
     #[inline]
-    pub fn columns_of(&self, cells: u64) -> u64 {
+    pub fn columns_of(&self, cells: B) -> u64 {
         (0..self.width)
-            .filter(|&col| cells & self.column(col) != 0)
+            .filter(|&col| cells & self.column(col) != B::ZERO)
             .fold(0, |set, col| set | 1 << col)
     }
 }
 
 /// A position: the stones of the player to move, every stone, and how many were played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position {
-    pub current: u64,
-    pub mask: u64,
+pub struct Position<B = u64> {
+    pub current: B,
+    pub mask: B,
     pub moves: u32,
 }
 
-impl Position {
-    pub const EMPTY: Position = Position {
-        current: 0,
-        mask: 0,
+/// The `n` lowest bits set (every bit when `n` is the integer's width).
+#[inline(always)]
+pub fn low_bits<B: Bits>(n: u32) -> B {
+    if n >= B::BITS {
+        !B::ZERO
+    } else {
+        (B::ONE << n) - B::ONE
+    }
+}
+
+impl<B: Bits> Position<B> {
+    pub const EMPTY: Position<B> = Position {
+        current: B::ZERO,
+        mask: B::ZERO,
         moves: 0,
     };
 
     /// A unique key of the position (see the module's notes).
     #[inline(always)]
-    pub fn key(&self, shape: &Shape) -> u64 {
+    pub fn key(&self, shape: &Shape<B>) -> B {
         self.current + self.mask + shape.bottom
     }
 
     /// The cell each column's next stone lands on.
     #[inline(always)]
-    pub fn landing(&self, shape: &Shape) -> u64 {
+    pub fn landing(&self, shape: &Shape<B>) -> B {
         (self.mask + shape.bottom) & shape.board
     }
 
     /// The position after a stone at `cell` (a landing cell) of the player to move.
     #[inline(always)]
-    pub fn play_cell(&self, cell: u64) -> Position {
+    pub fn play_cell(&self, cell: B) -> Position<B> {
         Position {
             current: self.current ^ self.mask,
             mask: self.mask | cell,
@@ -190,36 +221,36 @@ impl Position {
 
     /// The stones of the player who moved last.
     #[inline(always)]
-    pub fn opponent(&self) -> u64 {
+    pub fn opponent(&self) -> B {
         self.current ^ self.mask
     }
 
     /// Has the player who moved last made four (the game is over)?
-    pub fn is_won(&self, shape: &Shape) -> bool {
+    pub fn is_won(&self, shape: &Shape<B>) -> bool {
         shape.has_four(self.opponent())
     }
 
-    pub fn can_play(&self, shape: &Shape, col: u32) -> bool {
-        self.landing(shape) & shape.column(col) != 0
+    pub fn can_play(&self, shape: &Shape<B>, col: u32) -> bool {
+        self.landing(shape) & shape.column(col) != B::ZERO
     }
 }
 
 /// The rules of play: moves are columns; play stops at the first four or a full board.
-impl Rules for Shape {
-    type Position = Position;
+impl<B: Bits> Rules for Shape<B> {
+    type Position = Position<B>;
 
-    fn moves(&self, position: &Position) -> u64 {
+    fn moves(&self, position: &Position<B>) -> u64 {
         if position.is_won(self) {
             return 0;
         }
         self.columns_of(position.landing(self))
     }
 
-    fn play(&self, position: &Position, col: u8) -> Position {
+    fn play(&self, position: &Position<B>, col: u8) -> Position<B> {
         position.play_cell(position.landing(self) & self.column(col.into()))
     }
 
-    fn cells_left(&self, position: &Position) -> u32 {
+    fn cells_left(&self, position: &Position<B>) -> u32 {
         self.cells - position.moves
     }
 
@@ -257,7 +288,7 @@ pub fn pons_score(score: Score) -> i32 {
 
 /// The Pons score of a finished game for the side to move: a loss when the last stone won,
 /// else a draw; `None` while the game goes on.
-pub fn finished_score(shape: &Shape, position: &Position) -> Option<i32> {
+pub fn finished_score<B: Bits>(shape: &Shape<B>, position: &Position<B>) -> Option<i32> {
     if position.is_won(shape) {
         Some(pons_score(crate::engine::score::loss(
             shape.cells - position.moves,
@@ -281,23 +312,23 @@ pub const HUGE_COLUMN: i64 = i64::MIN;
 /// move after the game ended is a [`BadMove`]; so is a move completing four when `last_wins`
 /// is false (Pons' solver refuses such a line). Messages number the columns from `first`, as
 /// the caller wrote them (1 in a move string, 0 in a list of columns).
-pub fn play_columns(
-    shape: &Shape,
+pub fn play_columns<B: Bits>(
+    shape: &Shape<B>,
     columns: &[i64],
     last_wins: bool,
     first: i64,
-) -> std::result::Result<Position, BadMove> {
+) -> std::result::Result<Position<B>, BadMove> {
     play_unchecked(shape, columns.iter().copied(), last_wins)
         .map_or_else(|| play_checked(shape, columns, last_wins, first), Ok)
 }
 
 /// [`play_columns`] for moves that are all good, else None (and [`play_checked`] names the
 /// bad one): the common case, read without a list of the columns or a look at every move.
-fn play_unchecked(
-    shape: &Shape,
+fn play_unchecked<B: Bits>(
+    shape: &Shape<B>,
     columns: impl Iterator<Item = i64>,
     last_wins: bool,
-) -> Option<Position> {
+) -> Option<Position<B>> {
     // Stones never leave the board: with no four before the last move, none stood before any
     // move, so one look at the end does for a look at every move.
     let mut position = Position::EMPTY;
@@ -314,12 +345,12 @@ fn play_unchecked(
 }
 
 /// [`play_columns`], looking at every move.
-fn play_checked(
-    shape: &Shape,
+fn play_checked<B: Bits>(
+    shape: &Shape<B>,
     columns: &[i64],
     last_wins: bool,
     first: i64,
-) -> std::result::Result<Position, BadMove> {
+) -> std::result::Result<Position<B>, BadMove> {
     let mut position = Position::EMPTY;
     let mut over = false;
     for (index, &col) in columns.iter().enumerate() {
@@ -385,9 +416,9 @@ pub fn columns_of_text(text: &str) -> std::result::Result<Vec<i64>, BadMove> {
 /// board is drawn), codes 0 empty, 1 the first player, 2 the second. Checks that it can arise in
 /// play: stones rest on stones, the counts alternate, at most one player has four and only its
 /// last stone made it, and some order of alternate moves builds it.
-pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
+pub fn from_cells<B: Bits>(shape: &Shape<B>, cells: &[u8]) -> Result<Position<B>> {
     let (width, height) = (shape.width as usize, shape.height as usize);
-    let (mut first, mut second) = (0u64, 0u64);
+    let (mut first, mut second) = (B::ZERO, B::ZERO);
     for (index, &code) in cells.iter().enumerate() {
         let (row, col) = (index / width, index % width);
         let bit = shape.cell(col as u32, (height - 1 - row) as u32);
@@ -401,7 +432,7 @@ pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
     // Gravity: each column's stones fill it from the bottom.
     for col in 0..shape.width {
         let stones = (mask & shape.column(col)) >> (col * shape.stride);
-        if stones & (stones + 1) != 0 {
+        if stones & (stones + B::ONE) != B::ZERO {
             return Err(Error::Illegal(format!(
                 "column {col} has a stone above an empty cell"
             )));
@@ -424,7 +455,7 @@ pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
     // The boards the game stood on before its last move: the board itself while no one has
     // four; once someone has, the board without one of the winner's top stones that every four
     // of the winner needs (there may be several: any one buildable will do).
-    let before: Vec<(u64, u64)> = match (first_four, second_four) {
+    let before: Vec<(B, B)> = match (first_four, second_four) {
         (true, true) => return Err(Error::Illegal("both players have four in a row".into())),
         (false, false) => vec![(first, mask)],
         (true, false) | (false, true) => {
@@ -438,9 +469,9 @@ pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
                     "{name} has four in a row but the other player moved after the game ended"
                 )));
             }
-            let before: Vec<(u64, u64)> = (0..shape.width)
+            let before: Vec<(B, B)> = (0..shape.width)
                 .map(|col| top_stone(shape, mask, col))
-                .filter(|&top| top & winner != 0 && !shape.has_four(winner & !top))
+                .filter(|&top| top & winner != B::ZERO && !shape.has_four(winner & !top))
                 .map(|top| (first & !top, mask & !top))
                 .collect();
             if before.is_empty() {
@@ -469,12 +500,12 @@ pub fn from_cells(shape: &Shape, cells: &[u8]) -> Result<Position> {
 }
 
 /// The top stone of a column (0 for an empty column).
-pub fn top_stone(shape: &Shape, mask: u64, col: u32) -> u64 {
+pub fn top_stone<B: Bits>(shape: &Shape<B>, mask: B, col: u32) -> B {
     let stones = mask & shape.column(col);
-    if stones == 0 {
-        0
+    if stones == B::ZERO {
+        B::ZERO
     } else {
-        1 << (63 - stones.leading_zeros())
+        B::ONE << (B::BITS - 1 - stones.leading_zeros())
     }
 }
 
@@ -485,7 +516,7 @@ pub const BUILD_STATES: usize = 1 << 20;
 /// Can alternate moves, the first player first, build exactly these stones? A search over the
 /// columns' heights (the player to move follows from their sum), each state visited once, and
 /// at most [`BUILD_STATES`] of them (the twin visits them in the same order).
-fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
+fn buildable<B: Bits>(shape: &Shape<B>, first: B, mask: B) -> Result<bool> {
     let width = shape.width as usize;
     // Heights on the stack, a column a byte (no allocation a state).
     let mut target = [0u8; MAX_WIDTH];
@@ -517,7 +548,7 @@ fn buildable(shape: &Shape, first: u64, mask: u64) -> Result<bool> {
             if heights[col] == target[col] {
                 continue;
             }
-            let is_first = first & shape.cell(col as u32, heights[col].into()) != 0;
+            let is_first = first & shape.cell(col as u32, heights[col].into()) != B::ZERO;
             if is_first != first_moves {
                 continue;
             }
@@ -571,10 +602,34 @@ fn trimmed_moves(text: &str) -> &str {
     text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b')
 }
 
+/// The (width, height) `item` is read on: a board's own, else the caller's `size` (7x6 where
+/// not given). Only picks the board's integer (see [`is_wide`]): [`parse_position`] checks.
+pub fn size_of(item: &Item, size: (Option<i128>, Option<i128>)) -> (i128, i128) {
+    let given = (size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1));
+    match item {
+        Item::Text(text) if is_move_string(text) => given,
+        Item::Seq(items)
+            if items
+                .iter()
+                .all(|i| matches!(i, Item::Int(_) | Item::BigInt | Item::Bool(_))) =>
+        {
+            given
+        }
+        _ => read_mark_grid_of(item, MAX_ITEMS)
+            .map_or(given, |grid| (grid.cols as i128, grid.rows as i128)),
+    }
+}
+
 /// Can the position arise in play? An error only for malformed input (see [`parse_position`]).
 pub fn is_reachable(item: &Item, size: (Option<i128>, Option<i128>)) -> Result<bool> {
-    match parse_position(item, size) {
-        Ok(_) => Ok(true),
+    let (width, height) = size_of(item, size);
+    let parsed = if is_wide(width, height) {
+        parse_position::<u128>(item, size).map(|_| ())
+    } else {
+        parse_position::<u64>(item, size).map(|_| ())
+    };
+    match parsed {
+        Ok(()) => Ok(true),
         Err(Error::Illegal(_)) => Ok(false),
         Err(error) => Err(error),
     }
@@ -585,12 +640,12 @@ pub fn is_reachable(item: &Item, size: (Option<i128>, Option<i128>)) -> Result<b
 /// (a text of rows split by `/` or newlines, or a sequence of rows; the alphabets of m,n,k:
 /// `x o .` or `1 2 0`). `size` is (width, height) when the caller gave them: a board must
 /// match them; moves are played on them (7x6 when not given).
-pub fn parse_position(
+pub fn parse_position<B: Bits>(
     item: &Item,
     size: (Option<i128>, Option<i128>),
-) -> Result<(Shape, Position)> {
+) -> Result<(Shape<B>, Position<B>)> {
     let on_default = || Shape::new(size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1));
-    let moves = |shape: Shape, columns: Vec<i64>, text: Option<&str>| {
+    let moves = |shape: Shape<B>, columns: Vec<i64>, text: Option<&str>| {
         let first = if text.is_some() { 1 } else { 0 };
         let position = play_columns(&shape, &columns, true, first).map_err(|bad| {
             let shown = match text {
@@ -605,6 +660,17 @@ pub fn parse_position(
         Item::Text(text) if is_move_string(text) => {
             let shape = on_default()?;
             let trimmed = trimmed_moves(text);
+            if shape.width > 9 {
+                // Wide boards: column numbers from 1 split by spaces, tabs or commas, each read
+                // whole, as far as the board goes.
+                let columns = trimmed
+                    .split([' ', '\t', ','])
+                    .filter(|token| !token.is_empty())
+                    .take(shape.cells as usize + 1)
+                    .map(|token| token.parse::<i64>().map_or(HUGE_COLUMN, |col| col - 1))
+                    .collect();
+                return moves(shape, columns, Some(trimmed));
+            }
             // A move past the full board is an error at its number: no digit after it is read,
             // so a text of any length costs memory of the board's size only.
             let digits: String = trimmed
@@ -647,7 +713,7 @@ pub fn parse_position(
             Err(Error::WrongType("a column must be an int, not bool".into()))
         }
         _ => {
-            let grid = read_mark_grid(item).map_err(|error| match (item, error) {
+            let grid = read_mark_grid_of(item, MAX_ITEMS).map_err(|error| match (item, error) {
                 (Item::Text(_), Error::Malformed(why)) => {
                     Error::Malformed(format!("{NEITHER}: {why}"))
                 }
@@ -662,12 +728,12 @@ pub fn parse_position(
 
 /// The board `width` wide and `height` high, refused when the caller's `size` (width, height)
 /// says otherwise; `what` names it in the message.
-fn sized(
+fn sized<B: Bits>(
     width: usize,
     height: usize,
     size: (Option<i128>, Option<i128>),
     what: &str,
-) -> Result<Shape> {
+) -> Result<Shape<B>> {
     let (width, height) = (width as i128, height as i128);
     for (name, given, actual) in [("width", size.0, width), ("height", size.1, height)] {
         if let Some(given) = given
@@ -681,14 +747,17 @@ fn sized(
     Shape::new(width, height)
 }
 
+/// A batch's positions and its board, when one was read.
+pub type ParsedBatch<B> = (Parsed<Position<B>>, Option<Shape<B>>);
+
 /// A batch's positions, each read once, and its board (the array's, or the first readable
 /// position's): an array `(N, height, width)` of codes, top row first, or a sequence of
 /// positions in any form [`parse_position`] takes.
-pub fn parse_batch(
+pub fn parse_batch<B: Bits>(
     rows: &Rows,
     size: (Option<i128>, Option<i128>),
     monitor: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<(Parsed<Position>, Option<Shape>)> {
+) -> Result<ParsedBatch<B>> {
     parse_rows(
         rows,
         |board| sized(board[1], board[0], size, "the boards are"),
@@ -712,7 +781,7 @@ pub fn parse_batch(
 }
 
 /// The cell codes of a position, top row first (0 empty, 1 the first player, 2 the second).
-pub fn codes_of(shape: &Shape, position: &Position) -> Vec<u8> {
+pub fn codes_of<B: Bits>(shape: &Shape<B>, position: &Position<B>) -> Vec<u8> {
     let first = if position.moves % 2 == 0 {
         position.current
     } else {
@@ -722,9 +791,9 @@ pub fn codes_of(shape: &Shape, position: &Position) -> Vec<u8> {
     for row in (0..shape.height).rev() {
         for col in 0..shape.width {
             let bit = shape.cell(col, row);
-            codes.push(if position.mask & bit == 0 {
+            codes.push(if position.mask & bit == B::ZERO {
                 0
-            } else if first & bit != 0 {
+            } else if first & bit != B::ZERO {
                 1
             } else {
                 2
@@ -739,7 +808,7 @@ mod tests {
     use super::*;
 
     fn seven_by_six() -> Shape {
-        Shape::new(7, 6).unwrap()
+        Shape::<u64>::new(7, 6).unwrap()
     }
 
     #[test]
@@ -756,7 +825,9 @@ mod tests {
         assert_eq!(play_columns(&shape, &four, false, 1).unwrap_err().index, 6);
         assert!(play_columns(&shape, &four, true, 1).unwrap().is_won(&shape));
         assert!(columns_of_text("12a").is_err());
-        assert!(Shape::new(8, 8).is_err() && Shape::new(8, 7).is_ok() && Shape::new(0, 3).is_err());
+        assert!(Shape::<u64>::new(8, 8).is_err() && Shape::<u64>::new(8, 7).is_ok());
+        assert!(Shape::<u128>::new(8, 8).is_ok() && Shape::<u128>::new(16, 8).is_err());
+        assert!(Shape::<u64>::new(0, 3).is_err() && Shape::<u128>::new(7, 0).is_err());
     }
 
     #[test]
@@ -765,7 +836,7 @@ mod tests {
         // or off the board: the fast path and the checked one agree, errors included.
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         for (width, height) in [(7, 6), (4, 4), (5, 3), (8, 7)] {
-            let shape = Shape::new(width, height).unwrap();
+            let shape = Shape::<u64>::new(width, height).unwrap();
             for _ in 0..3000 {
                 let mut columns = Vec::new();
                 for _ in 0..(state >> 58) {
@@ -802,7 +873,7 @@ mod tests {
 
     #[test]
     fn boards_are_checked_for_play() {
-        let shape = Shape::new(4, 4).unwrap();
+        let shape = Shape::<u64>::new(4, 4).unwrap();
         let board = |rows: &str| {
             let cells: Vec<u8> = rows
                 .chars()

@@ -4,15 +4,19 @@
 use crate::engine::driver::Rules;
 use crate::engine::score::{self, Score};
 use crate::engine::window::cells_of;
-use crate::games::connect4::{Position, Shape};
+use crate::games::connect4::{Bits, Position, Shape};
 use std::collections::HashMap;
 
 /// The exact score of any position (over or not), from the side to move.
-pub fn plain_score(shape: &Shape, position: &Position) -> Score {
+pub fn plain_score<B: Bits>(shape: &Shape<B>, position: &Position<B>) -> Score {
     score_of(shape, position, &mut HashMap::new())
 }
 
-fn score_of(shape: &Shape, position: &Position, memo: &mut HashMap<u64, Score>) -> Score {
+fn score_of<B: Bits>(
+    shape: &Shape<B>,
+    position: &Position<B>,
+    memo: &mut HashMap<B, Score>,
+) -> Score {
     let key = position.key(shape);
     if let Some(&known) = memo.get(&key) {
         return known;

@@ -43,8 +43,8 @@ use crate::engine::pool;
 use crate::engine::score::{self, Score};
 use crate::engine::window::cells_of;
 use crate::games::connect4::book::Books;
-use crate::games::connect4::table::{Known, MainTable, NO_MOVE, SmallTable};
-use crate::games::connect4::{MAX_WIDTH, Position, Shape, engine_score, has_four_of_height};
+use crate::games::connect4::table::{Known, NO_MOVE, SmallTable, Table};
+use crate::games::connect4::{Bits, MAX_WIDTH, Position, Shape, engine_score, has_four_of_height};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// Positions with this many moves left or fewer are searched by the lean endgame search.
@@ -120,29 +120,29 @@ type Searched = Result<i32, Stop>;
 /// end), the mixed key of the position or of its mirror image, whichever key is smaller (both
 /// have one score, and their best moves mirror each other), and whether it was the mirror's.
 #[derive(Clone, Copy)]
-struct Slot {
-    mixed: u64,
+struct Slot<B> {
+    mixed: B,
     mirrored: bool,
     near_end: bool,
 }
 
 /// The tables of one board size, kept between searches (entries are exact facts about
 /// positions of that size, true for every later search).
-pub struct Tables {
+pub struct Tables<B: Bits = u64> {
     width: u32,
     height: u32,
-    shared: Shared,
-    small: SmallTable,
+    shared: Shared<B>,
+    small: SmallTable<B>,
 }
 
 /// The tables the threads of one search share: the main one, and the one of the positions
 /// [`NEAR_END_MOVES`] or fewer from the end.
-struct Shared {
-    main: MainTable,
-    near_end: MainTable,
+struct Shared<B: Bits> {
+    main: B::Main,
+    near_end: B::Main,
 }
 
-impl Shared {
+impl<B: Bits> Shared<B> {
     fn new_search(&mut self) {
         self.main.new_search();
         self.near_end.new_search();
@@ -154,23 +154,23 @@ impl Shared {
     }
 }
 
-impl Tables {
-    pub fn new(shape: &Shape, bytes: usize) -> Result<Tables, OutOfMemory> {
+impl<B: Bits> Tables<B> {
+    pub fn new(shape: &Shape<B>, bytes: usize) -> Result<Tables<B>, OutOfMemory> {
         let key_bits = shape.width * shape.stride;
         Ok(Tables {
             width: shape.width,
             height: shape.height,
             shared: Shared {
-                main: MainTable::new(key_bits, bytes)?,
-                near_end: MainTable::new(key_bits, NEAR_END_BYTES.min(bytes))?,
+                main: B::Main::new(key_bits, bytes)?,
+                near_end: B::Main::new(key_bits, NEAR_END_BYTES.min(bytes))?,
             },
             small: SmallTable::new()?,
         })
     }
 
-    pub fn fits(&self, shape: &Shape, bytes: usize) -> bool {
+    pub fn fits(&self, shape: &Shape<B>, bytes: usize) -> bool {
         (self.width, self.height) == (shape.width, shape.height)
-            && self.shared.main.bytes() == MainTable::size_for(shape.width * shape.stride, bytes)
+            && self.shared.main.bytes() == B::Main::size_for(shape.width * shape.stride, bytes)
     }
 
     /// Forgets everything: the next search starts from empty tables.
@@ -181,7 +181,7 @@ impl Tables {
 }
 
 /// Default table size for a board: 64 MiB from 7x6 up, less for small boards.
-pub fn default_table_bytes(shape: &Shape) -> usize {
+pub fn default_table_bytes<B: Bits>(shape: &Shape<B>) -> usize {
     super::table::BUCKET_BYTES << (shape.cells / 2).clamp(13, 21)
 }
 
@@ -208,25 +208,26 @@ impl Busy {
     }
 
     #[inline(always)]
-    fn mark_of(&self, mixed: u64) -> (&AtomicU64, u64) {
+    fn mark_of<B: Bits>(&self, mixed: B) -> (&AtomicU64, u64) {
+        let mixed = mixed.folded();
         let index = (mixed >> 2) as usize & ((1 << Self::BITS) - 1);
         (&self.marks[index], mixed | 1 << 63)
     }
 
     #[inline(always)]
-    fn mark(&self, slot: Slot) {
+    fn mark<B: Bits>(&self, slot: Slot<B>) {
         let (mark, value) = self.mark_of(slot.mixed);
         mark.store(value, Relaxed);
     }
 
     #[inline(always)]
-    fn unmark(&self, slot: Slot) {
+    fn unmark<B: Bits>(&self, slot: Slot<B>) {
         let (mark, value) = self.mark_of(slot.mixed);
         let _ = mark.compare_exchange(value, 0, Relaxed, Relaxed);
     }
 
     #[inline(always)]
-    fn is_marked(&self, slot: Slot) -> bool {
+    fn is_marked<B: Bits>(&self, slot: Slot<B>) -> bool {
         let (mark, value) = self.mark_of(slot.mixed);
         mark.load(Relaxed) == value
     }
@@ -237,8 +238,8 @@ impl Busy {
 /// needless: a position the table now settles for its window, either because every move of it
 /// failed (the other thread searched them all) or because its best move cut off and this
 /// thread is inside that same move, or, where [`Siblings`] says so, any other move.
-struct Path {
-    frames: Vec<Frame>,
+struct Path<B> {
+    frames: Vec<Frame<B>>,
     next_look: u64,
     /// The frame the search unwinds to (with `Stop::Interrupted`), which answers from the
     /// table.
@@ -297,15 +298,15 @@ impl Siblings {
 }
 
 #[derive(Clone, Copy)]
-struct Frame {
-    position: Position,
-    slot: Slot,
+struct Frame<B> {
+    position: Position<B>,
+    slot: Slot<B>,
     alpha: i32,
     beta: i32,
 }
 
-impl Path {
-    fn new(siblings: Siblings) -> Path {
+impl<B> Path<B> {
+    fn new(siblings: Siblings) -> Path<B> {
         Path {
             frames: Vec::with_capacity(64),
             next_look: 0,
@@ -315,10 +316,10 @@ impl Path {
     }
 }
 
-pub struct Solver<'a, 'b> {
-    shape: &'a Shape,
-    shared: &'a Shared,
-    small: &'a mut SmallTable,
+pub struct Solver<'a, 'b, B: Bits = u64> {
+    shape: &'a Shape<B>,
+    shared: &'a Shared<B>,
+    small: &'a mut SmallTable<B>,
     budget: &'a mut Budget<'b>,
     books: Books<'a>,
     /// Threads a search of a position with [`PARALLEL_FROM`] moves left or more runs on.
@@ -326,20 +327,20 @@ pub struct Solver<'a, 'b> {
     /// The marks shared by the threads of the parallel search this solver is one thread of.
     busy: Option<&'a Busy>,
     /// This thread's path in a parallel search (not in `analyze`'s columns side by side).
-    path: Option<&'a mut Path>,
+    path: Option<&'a mut Path<B>>,
     /// Columns, centre first, and their cells.
-    columns: [u64; MAX_WIDTH],
+    columns: [B; MAX_WIDTH],
     column_numbers: [u32; MAX_WIDTH],
     width: usize,
     cells: i32,
     seven_by_six: bool,
 }
 
-impl<'a, 'b> Solver<'a, 'b> {
+impl<'a, 'b, B: Bits> Solver<'a, 'b, B> {
     /// A solver that searches on `threads` threads the positions worth it.
     pub fn new(
-        shape: &'a Shape,
-        tables: &'a mut Tables,
+        shape: &'a Shape<B>,
+        tables: &'a mut Tables<B>,
         budget: &'a mut Budget<'b>,
         books: Books<'a>,
         threads: usize,
@@ -352,15 +353,15 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// A solver on this thread alone, with tables it is given.
     fn one_thread(
-        shape: &'a Shape,
-        shared: &'a Shared,
-        small: &'a mut SmallTable,
+        shape: &'a Shape<B>,
+        shared: &'a Shared<B>,
+        small: &'a mut SmallTable<B>,
         budget: &'a mut Budget<'b>,
         books: Books<'a>,
     ) -> Self {
         let width = shape.width as usize;
         // On the stack: a short search's solver is made at every call.
-        let (mut columns, mut column_numbers) = ([0u64; MAX_WIDTH], [0u32; MAX_WIDTH]);
+        let (mut columns, mut column_numbers) = ([B::ZERO; MAX_WIDTH], [0u32; MAX_WIDTH]);
         for (slot, col) in (0..width).map(|slot| centre_out(width, slot)).enumerate() {
             columns[slot] = shape.column(col);
             column_numbers[slot] = col;
@@ -378,13 +379,13 @@ impl<'a, 'b> Solver<'a, 'b> {
             column_numbers,
             width,
             cells: shape.cells as i32,
-            seven_by_six: (shape.width, shape.height) == (7, 6),
+            seven_by_six: B::BITS == 64 && (shape.width, shape.height) == (7, 6),
         }
     }
 
     /// The slot of `p`.
     #[inline(always)]
-    fn slot(&self, p: &Position) -> Slot {
+    fn slot(&self, p: &Position<B>) -> Slot<B> {
         let key = p.key(self.shape);
         let left = self.cells - p.moves as i32;
         let near_end = left <= NEAR_END_MOVES;
@@ -396,7 +397,7 @@ impl<'a, 'b> Solver<'a, 'b> {
             };
         }
         let mirror = if self.seven_by_six {
-            seven_by_six_mirrored(key)
+            B::from_u64(seven_by_six_mirrored(key.low_u64()))
         } else {
             self.shape.mirrored_key(key)
         };
@@ -410,7 +411,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// The table that keeps the results of `slot`'s position.
     #[inline(always)]
-    fn table(&self, slot: Slot) -> &'a MainTable {
+    fn table(&self, slot: Slot<B>) -> &'a B::Main {
         if slot.near_end {
             &self.shared.near_end
         } else {
@@ -420,7 +421,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// A column as stored in `slot` (mirrored or not), or back.
     #[inline(always)]
-    fn column_in(&self, slot: Slot, column: u32) -> u32 {
+    fn column_in(&self, slot: Slot<B>, column: u32) -> u32 {
         if slot.mirrored && column != NO_MOVE {
             self.width as u32 - 1 - column
         } else {
@@ -430,9 +431,9 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// Empty cells that complete four for `stones`.
     #[inline(always)]
-    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+    fn winning_cells(&self, stones: B, mask: B) -> B {
         if self.seven_by_six {
-            seven_by_six_winning_cells(stones, mask)
+            B::from_u64(seven_by_six_winning_cells(stones.low_u64(), mask.low_u64()))
         } else {
             self.shape.winning_cells(stones, mask)
         }
@@ -440,7 +441,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// Whether `stones` hold four in a row.
     #[inline(always)]
-    fn has_four(&self, stones: u64) -> bool {
+    fn has_four(&self, stones: B) -> bool {
         if self.seven_by_six {
             has_four_of_height(stones, 6)
         } else {
@@ -451,12 +452,12 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// The moves (landing cells) that do not lose at once, given the opponent's winning cells;
     /// the side to move cannot win at once.
     #[inline(always)]
-    fn non_losing(&self, p: &Position, theirs: u64) -> u64 {
+    fn non_losing(&self, p: &Position<B>, theirs: B) -> B {
         let mut possible = p.landing(self.shape);
         let forced = possible & theirs;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0; // two threats: only one can be blocked
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return B::ZERO; // two threats: only one can be blocked
             }
             possible = forced;
         }
@@ -472,7 +473,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// cells then hold four, it loses (at best -1, the last stone). Otherwise nothing is known
     /// (`i32::MAX`).
     #[inline(always)]
-    fn claimeven_most(&self, p: &Position) -> i32 {
+    fn claimeven_most(&self, p: &Position<B>) -> i32 {
         let shape = self.shape;
         let odd = (p.mask + shape.bottom) & !shape.top_parity;
         if odd.count_ones() % 2 != 0 {
@@ -495,11 +496,11 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// rules; `Err(score)` when the rules settle the node (no such move, a full board, a closed
     /// window).
     #[inline(always)]
-    fn settle(&self, p: &Position, alpha: &mut i32, beta: &mut i32) -> Result<(u64, u64), i32> {
+    fn settle(&self, p: &Position<B>, alpha: &mut i32, beta: &mut i32) -> Result<(B, B), i32> {
         let moves = p.moves as i32;
         let theirs = self.winning_cells(p.opponent(), p.mask);
         let possible = self.non_losing(p, theirs);
-        if possible == 0 {
+        if possible == B::ZERO {
             return Err(-(self.cells - moves) / 2);
         }
         if moves >= self.cells - 2 {
@@ -528,14 +529,14 @@ impl<'a, 'b> Solver<'a, 'b> {
     }
 
     /// The score of a position near the end, fail-soft in (alpha, beta).
-    fn endgame(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> Searched {
+    fn endgame(&mut self, p: &Position<B>, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
         let possible = match self.settle(p, &mut alpha, &mut beta) {
             Ok((possible, _)) => possible,
             Err(score) => return Ok(score),
         };
         // One move: played through, as in the main search.
-        if possible & (possible - 1) == 0 {
+        if possible & (possible - B::ONE) == B::ZERO {
             return Ok(-self.endgame(&p.play_cell(possible), -beta, -alpha)?);
         }
         let moves = p.moves as i32;
@@ -554,7 +555,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         let mut best = i32::MIN;
         for slot in 0..self.width {
             let cell = possible & self.columns[slot];
-            if cell == 0 {
+            if cell == B::ZERO {
                 continue;
             }
             let score = -self.endgame(&p.play_cell(cell), -beta, -alpha)?;
@@ -575,7 +576,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// Searches a child: near the end by the lean search, else by the main one.
     #[inline(always)]
-    fn child(&mut self, child: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
+    fn child(&mut self, child: &Position<B>, slot: Slot<B>, alpha: i32, beta: i32) -> Searched {
         if let Some(score) = self.books.score(self.shape, child) {
             return Ok(score);
         }
@@ -588,7 +589,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// The score of `p` (whose table slot is `slot`), fail-soft in (alpha, beta); in a parallel
     /// search, on this thread's path.
-    fn negamax(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Searched {
+    fn negamax(&mut self, p: &Position<B>, slot: Slot<B>, alpha: i32, beta: i32) -> Searched {
         if self.path.is_none() || self.cells - (p.moves as i32) < SEARCH_BUSY_FROM {
             return self.node(p, slot, alpha, beta);
         }
@@ -627,7 +628,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// Every [`NEEDLESS_EVERY`] nodes: `Err` (and the frame to leave to) when the table settles
     /// a position on this thread's path as [`Path`] says, `slot` being the next step below the
     /// last frame.
-    fn leave_if_needless(&mut self, slot: Slot) -> Result<(), Stop> {
+    fn leave_if_needless(&mut self, slot: Slot<B>) -> Result<(), Stop> {
         let nodes = self.budget.nodes();
         let path = self.path.as_deref().expect("on a path");
         if nodes < path.next_look {
@@ -659,7 +660,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     }
 
     /// Whether `next` is the position the move `best` (as stored in the frame's slot) makes.
-    fn is_best_move(&self, frame: &Frame, best: u32, next: Slot) -> bool {
+    fn is_best_move(&self, frame: &Frame<B>, best: u32, next: Slot<B>) -> bool {
         let column = self.column_in(frame.slot, best);
         if column == NO_MOVE {
             return false;
@@ -670,7 +671,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     }
 
     /// [`Solver::negamax`] at one position.
-    fn node(&mut self, p: &Position, slot: Slot, mut alpha: i32, mut beta: i32) -> Searched {
+    fn node(&mut self, p: &Position<B>, slot: Slot<B>, mut alpha: i32, mut beta: i32) -> Searched {
         self.budget.visit()?;
         let (possible, theirs) = match self.settle(p, &mut alpha, &mut beta) {
             Ok(settled) => settled,
@@ -678,7 +679,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         };
         // One move (a forced block, or the only one that does not lose): its child's entry
         // answers for it, so it is neither ordered nor stored.
-        if possible & (possible - 1) == 0 {
+        if possible & (possible - B::ONE) == B::ZERO {
             let child = p.play_cell(possible);
             return Ok(-self.child(&child, self.slot(&child), -beta, -alpha)?);
         }
@@ -714,7 +715,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         // Children another thread is searching wait for a second pass (see `Busy`).
         let defer = self.busy.filter(|busy| self.cells - moves > busy.from);
         let (mut best, mut best_move) = (i32::MIN, NO_MOVE);
-        let mut tried = 0u64;
+        let mut tried = B::ZERO;
         let shape = self.shape;
         // The table's best move first, alone: when it cuts off, nothing else is ordered. In a
         // parallel search every thread searches it (ABDADA's eldest son, the likely cutoff),
@@ -723,11 +724,11 @@ impl<'a, 'b> Solver<'a, 'b> {
         // other thread would take both down one path of table moves to where no marks part
         // them (the empty board, two threads: 785 M nodes -> 600 M; one thread 663 M).
         let cell = if first == NO_MOVE {
-            0
+            B::ZERO
         } else {
             possible & shape.column(first)
         };
-        if cell != 0 {
+        if cell != B::ZERO {
             let child = p.play_cell(cell);
             let child_slot = self.slot(&child);
             if !(only_refuted && defer.is_some_and(|defer| defer.is_marked(child_slot))) {
@@ -740,7 +741,7 @@ impl<'a, 'b> Solver<'a, 'b> {
         if best < beta {
             let leaves = self.cells - moves - 1 <= LAST_MOVES;
             let none = Slot {
-                mixed: 0,
+                mixed: B::ZERO,
                 mirrored: false,
                 near_end: true,
             };
@@ -751,11 +752,11 @@ impl<'a, 'b> Solver<'a, 'b> {
             // threats the opponent must answer give (Pons' Begin-Easy: quick wins); one fighting
             // over a close score wants the strongest move.
             let cheapest = alpha <= -STAVE_OFF;
-            let mut ordered = [(0u64, 0u32, 0u32, none); MAX_WIDTH];
+            let mut ordered = [(B::ZERO, 0u32, 0u32, none); MAX_WIDTH];
             let mut count = 0;
             for slot in 0..self.width {
                 let cell = possible & !tried & self.columns[slot];
-                if cell == 0 {
+                if cell == B::ZERO {
                     continue;
                 }
                 let child = p.play_cell(cell);
@@ -846,7 +847,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// The score of a position where the side to move cannot win at once, fail-soft in
     /// (alpha, beta).
-    fn search(&mut self, p: &Position, alpha: i32, beta: i32, siblings: Siblings) -> Searched {
+    fn search(&mut self, p: &Position<B>, alpha: i32, beta: i32, siblings: Siblings) -> Searched {
         let slot = self.slot(p);
         // Threads pay where the search is long: not above a book it stops at.
         if self.threads > 1 && self.cells - p.moves as i32 >= PARALLEL_FROM && !self.books.below(p)
@@ -874,7 +875,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// The search of `p` on this thread alone, within [`ALONE_NODES`] nodes; None when it
     /// needs more (what it learnt stays in the table for the threads).
-    fn alone(&mut self, p: &Position, slot: Slot, alpha: i32, beta: i32) -> Option<Searched> {
+    fn alone(&mut self, p: &Position<B>, slot: Slot<B>, alpha: i32, beta: i32) -> Option<Searched> {
         let remaining = self.budget.remaining();
         let limit = remaining.map_or(ALONE_NODES, |left| left.min(ALONE_NODES));
         let (shape, shared, books) = (self.shape, self.shared, self.books);
@@ -899,15 +900,15 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// memory for it, the search runs on this thread alone.
     fn parallel(
         &mut self,
-        p: &Position,
-        slot: Slot,
+        p: &Position<B>,
+        slot: Slot<B>,
         alpha: i32,
         beta: i32,
         siblings: Siblings,
     ) -> Searched {
-        struct Worker {
-            small: SmallTable,
-            path: Path,
+        struct Worker<B: Bits> {
+            small: SmallTable<B>,
+            path: Path<B>,
             answer: Option<Searched>,
             nodes: u64,
         }
@@ -971,7 +972,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// null-window searches, which gain little from two threads short of the longest searches,
     /// and a position has several columns. A thread with no column left joins one still
     /// searched.
-    pub fn children_scores(&mut self, p: &Position) -> Result<Vec<(u8, Score)>, Stop> {
+    pub fn children_scores(&mut self, p: &Position<B>) -> Result<Vec<(u8, Score)>, Stop> {
         let shape = self.shape;
         let child = |col: u8| shape.play(p, col);
         // The rules' moves: none once the game is over.
@@ -1010,8 +1011,8 @@ impl<'a, 'b> Solver<'a, 'b> {
             Column(usize),
             Help,
         }
-        struct Worker {
-            small: SmallTable,
+        struct Worker<B: Bits> {
+            small: SmallTable<B>,
             scores: Vec<(u8, Score)>,
             nodes: u64,
         }
@@ -1096,7 +1097,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     /// (without the memory for the threads' tables), in column order.
     fn rest_alone(
         &mut self,
-        p: &Position,
+        p: &Position<B>,
         left: &[u8],
         mut scores: Vec<(u8, Score)>,
     ) -> Result<Vec<(u8, Score)>, Stop> {
@@ -1109,7 +1110,7 @@ impl<'a, 'b> Solver<'a, 'b> {
 
     /// Pons' score of a position of a game still going on: exact, or with `weak` only its sign
     /// (as his solver's `-w`: a win at once keeps its exact score).
-    pub fn pons_score(&mut self, p: &Position, weak: bool) -> Searched {
+    pub fn pons_score(&mut self, p: &Position<B>, weak: bool) -> Searched {
         let moves = p.moves as i32;
         if p.wins_somewhere(self.shape) {
             return Ok((self.cells + 1 - moves) / 2);
@@ -1167,7 +1168,7 @@ impl<'a, 'b> Solver<'a, 'b> {
     }
 
     /// Pons' score, fail-soft in (alpha, beta), of a game still going on.
-    fn pons_window(&mut self, p: &Position, alpha: i32, beta: i32) -> Searched {
+    fn pons_window(&mut self, p: &Position<B>, alpha: i32, beta: i32) -> Searched {
         if p.wins_somewhere(self.shape) {
             return Ok((self.cells + 1 - p.moves as i32) / 2);
         }
@@ -1204,11 +1205,11 @@ fn narrowed(lower: i32, upper: i32, best: i32, first_alpha: i32, beta: i32) -> (
     }
 }
 
-impl Position {
+impl<B: Bits> Position<B> {
     /// Can the side to move complete four with its next stone?
     #[inline]
-    pub fn wins_somewhere(&self, shape: &Shape) -> bool {
-        shape.winning_cells(self.current, self.mask) & self.landing(shape) != 0
+    pub fn wins_somewhere(&self, shape: &Shape<B>) -> bool {
+        shape.winning_cells(self.current, self.mask) & self.landing(shape) != B::ZERO
     }
 }
 
@@ -1250,7 +1251,7 @@ fn seven_by_six_mirrored(key: u64) -> u64 {
 
 /// `score.rs`'s score of any position: over (the last mover made four, or the board is full)
 /// or not.
-fn exact_of(solver: &mut Solver, p: &Position) -> Result<Score, Stop> {
+fn exact_of<B: Bits>(solver: &mut Solver<B>, p: &Position<B>) -> Result<Score, Stop> {
     let shape = solver.shape;
     if p.is_won(shape) {
         return Ok(score::loss(shape.cells - p.moves));
@@ -1266,15 +1267,15 @@ fn exact_of(solver: &mut Solver, p: &Position) -> Result<Score, Stop> {
 }
 
 /// The score as the driver asks for it.
-impl Answers<Shape> for Solver<'_, '_> {
-    fn exact(&mut self, _: &Shape, p: &Position) -> Result<Score, Stop> {
+impl<B: Bits> Answers<Shape<B>> for Solver<'_, '_, B> {
+    fn exact(&mut self, _: &Shape<B>, p: &Position<B>) -> Result<Score, Stop> {
         exact_of(self, p)
     }
 
     fn window(
         &mut self,
-        _: &Shape,
-        p: &Position,
+        _: &Shape<B>,
+        p: &Position<B>,
         alpha: Score,
         beta: Score,
     ) -> Result<Score, Stop> {
@@ -1303,19 +1304,14 @@ impl Answers<Shape> for Solver<'_, '_> {
     }
 }
 
-thread_local! {
-    /// The tables of this thread's last searches (one board size).
-    static KEPT: std::cell::RefCell<Option<Tables>> = const { std::cell::RefCell::new(None) };
-}
-
 /// Runs `work` with this thread's tables for `shape` of `bytes` (kept for the thread's next
 /// search on the same size: entries stay true), made when there are none that fit.
-pub fn with_kept_tables<T>(
-    shape: &Shape,
+pub fn with_kept_tables<B: Bits, T>(
+    shape: &Shape<B>,
     bytes: usize,
-    work: impl FnOnce(&mut Tables) -> Result<T, Error>,
+    work: impl FnOnce(&mut Tables<B>) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let kept = KEPT
+    let kept = B::kept()
         .with(|kept| kept.borrow_mut().take())
         .filter(|tables| tables.fits(shape, bytes));
     let mut tables = match kept {
@@ -1323,17 +1319,21 @@ pub fn with_kept_tables<T>(
         None => Tables::new(shape, bytes)?,
     };
     let result = work(&mut tables);
-    KEPT.with(|kept| *kept.borrow_mut() = Some(tables));
+    B::kept().with(|kept| *kept.borrow_mut() = Some(tables));
     result
 }
 
 /// Forgets what this thread's searches learnt (its kept tables start empty).
 pub fn clear_kept_tables() {
-    KEPT.with(|kept| {
-        if let Some(tables) = kept.borrow_mut().as_mut() {
-            tables.clear();
-        }
-    });
+    fn clear<B: Bits>() {
+        B::kept().with(|kept| {
+            if let Some(tables) = kept.borrow_mut().as_mut() {
+                tables.clear();
+            }
+        });
+    }
+    clear::<u64>();
+    clear::<u128>();
 }
 
 #[cfg(test)]
@@ -1366,7 +1366,7 @@ mod tests {
 
     #[test]
     fn pons_examples() {
-        let shape = Shape::new(7, 6).unwrap();
+        let shape = Shape::<u64>::new(7, 6).unwrap();
         // From Pons' test protocol (end of game positions).
         assert_eq!(pons(&shape, "2252576253462244111563365343671351441"), -1);
         assert_eq!(pons(&shape, "7422341735647741166133573473242566"), 1);
@@ -1375,7 +1375,7 @@ mod tests {
 
     #[test]
     fn mirrored_keys_are_the_mirror_images_keys() {
-        let shape = Shape::new(7, 6).unwrap();
+        let shape = Shape::<u64>::new(7, 6).unwrap();
         let mirror = |text: &str| -> String {
             text.bytes()
                 .map(|c| char::from(b'8' - (c - b'0')))
@@ -1423,7 +1423,12 @@ mod tests {
 
     /// A random game of `fewest` to `fewest + span - 1` stones (fewer when a four would end
     /// it), drawn from `seed`, which it moves on.
-    fn random_game(shape: &Shape, seed: &mut u64, fewest: u64, span: u64) -> Position {
+    fn random_game<B: Bits>(
+        shape: &Shape<B>,
+        seed: &mut u64,
+        fewest: u64,
+        span: u64,
+    ) -> Position<B> {
         *seed ^= *seed << 13;
         *seed ^= *seed >> 7;
         *seed ^= *seed << 17;
@@ -1454,7 +1459,7 @@ mod tests {
             (6, 4, 10),
             (7, 6, 30),
         ] {
-            let shape = Shape::new(width, height).unwrap();
+            let shape = Shape::<u64>::new(width, height).unwrap();
             for _ in 0..400 {
                 let span = u64::from(shape.cells) - fewest;
                 let position = random_game(&shape, &mut seed, fewest, span);
@@ -1487,11 +1492,101 @@ mod tests {
         );
     }
 
+    /// A game of up to `stones` random moves that complete no four (it stops where every move
+    /// would): positions deep into large boards, which random play seldom reaches.
+    fn quiet_game<B: Bits>(shape: &Shape<B>, seed: &mut u64, stones: u64) -> Position<B> {
+        let mut position = Position::EMPTY;
+        while u64::from(position.moves) < stones {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let quiet: Vec<Position<B>> = (0..shape.width)
+                .filter(|&c| position.can_play(shape, c))
+                .map(|c| position.play_cell(position.landing(shape) & shape.column(c)))
+                .filter(|next| !next.is_won(shape))
+                .collect();
+            if quiet.is_empty() {
+                break;
+            }
+            position = quiet[(*seed % quiet.len() as u64) as usize];
+        }
+        position
+    }
+
+    /// The solver's exact score of `position` on `threads` threads, from fresh tables.
+    fn solved<B: Bits>(shape: &Shape<B>, position: &Position<B>, threads: usize) -> Score {
+        let mut tables = Tables::new(shape, 1 << 22).unwrap();
+        unlimited(|budget| {
+            exact_of(
+                &mut Solver::new(shape, &mut tables, budget, Books::default(), threads),
+                position,
+            )
+        })
+        .unwrap()
+    }
+
+    /// Random positions of `width` x `height` with at least `fewest` stones and at most
+    /// `most_left` cells left, each scored by the solver and by the plain search.
+    fn agrees_on<B: Bits>(width: i128, height: i128, fewest: u64, most_left: u64, count: usize) {
+        let shape = Shape::<B>::new(width, height).unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1du64 ^ (width * 16 + height) as u64;
+        let mut checked = 0;
+        while checked < count {
+            let span = u64::from(shape.cells) - fewest;
+            let stones = fewest + seed % span;
+            let position = quiet_game(&shape, &mut seed, stones);
+            if u64::from(shape.cells - position.moves) > most_left {
+                continue;
+            }
+            checked += 1;
+            let plain = plain_score(&shape, &position);
+            assert_eq!(
+                solved(&shape, &position, 1),
+                plain,
+                "{width}x{height} {position:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_plain_search_on_boards_past_64_bits() {
+        // 13x4 and 8x8 just past 64 bits, 16x7 at the edge (128 bits), with 14 cells or
+        // fewer left (the plain search's reach); and 128-bit boards of small sizes.
+        agrees_on::<u128>(13, 4, 38, 12, 40);
+        agrees_on::<u128>(8, 8, 52, 12, 40);
+        agrees_on::<u128>(16, 7, 102, 10, 20);
+        for (width, height) in [(4, 4), (5, 4), (4, 5)] {
+            agrees_on::<u128>(width, height, 6, 99, 60);
+        }
+    }
+
+    #[test]
+    fn both_integers_score_alike_on_several_threads() {
+        // The parallel search (from 28 cells left) over the 128-bit table's seqlocked buckets
+        // against the 64-bit one, on a board both integers hold.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let narrow = Shape::<u64>::new(8, 4).unwrap();
+        let wide = Shape::<u128>::new(8, 4).unwrap();
+        for _ in 0..12 {
+            let position: Position<u64> = random_game(&narrow, &mut seed, 2, 3);
+            let widened = Position {
+                current: u128::from(position.current),
+                mask: u128::from(position.mask),
+                moves: position.moves,
+            };
+            assert_eq!(
+                solved(&wide, &widened, 2),
+                solved(&narrow, &position, 1),
+                "{position:?}"
+            );
+        }
+    }
+
     #[test]
     fn agrees_with_the_plain_search_on_small_boards() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for (width, height) in [(4, 4), (5, 4), (4, 5), (3, 5), (6, 3)] {
-            let shape = Shape::new(width, height).unwrap();
+            let shape = Shape::<u64>::new(width, height).unwrap();
             for _ in 0..150 {
                 // At least 6 stones: the plain search of a nearly empty 5x4 takes seconds.
                 let span = u64::from(shape.cells) - 5;

@@ -28,7 +28,9 @@
 //! search it saves.
 
 use crate::engine::memory::{HugeBuffer, OutOfMemory, Zeroable};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use crate::games::connect4::bits::Bits;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Acquire, Ordering::Relaxed};
+use std::sync::atomic::{Ordering::Release, fence};
 
 /// Bits of an entry that hold its data: lower + 32 (6), upper + 32 (6), move (4), work (4).
 const DATA_BITS: u32 = 20;
@@ -236,28 +238,245 @@ impl MainTable {
     }
 }
 
+/// A main table of boards of the integer `B` (see [`Bits::Main`]): the search sees this alone.
+pub trait Table<B>: Sized + Send + Sync {
+    /// A table of about `bytes` for keys of `key_bits` bits.
+    fn new(key_bits: u32, bytes: usize) -> Result<Self, OutOfMemory>;
+    /// The size a table made for `bytes` has.
+    fn size_for(key_bits: u32, bytes: usize) -> usize;
+    fn bytes(&self) -> usize;
+    fn clear(&mut self);
+    fn new_search(&mut self);
+    /// The key mixed by a bijection of the `key_bits`-bit integers.
+    fn mix(&self, key: B) -> B;
+    fn prefetch(&self, mixed: B);
+    fn get(&self, mixed: B) -> Option<Known>;
+    fn put(&self, mixed: B, known: Known, work: u32);
+}
+
+impl Table<u64> for MainTable {
+    fn new(key_bits: u32, bytes: usize) -> Result<Self, OutOfMemory> {
+        MainTable::new(key_bits, bytes)
+    }
+    fn size_for(key_bits: u32, bytes: usize) -> usize {
+        MainTable::size_for(key_bits, bytes)
+    }
+    fn bytes(&self) -> usize {
+        MainTable::bytes(self)
+    }
+    fn clear(&mut self) {
+        MainTable::clear(self);
+    }
+    fn new_search(&mut self) {
+        MainTable::new_search(self);
+    }
+    #[inline(always)]
+    fn mix(&self, key: u64) -> u64 {
+        MainTable::mix(self, key)
+    }
+    #[inline(always)]
+    fn prefetch(&self, mixed: u64) {
+        MainTable::prefetch(self, mixed);
+    }
+    #[inline(always)]
+    fn get(&self, mixed: u64) -> Option<Known> {
+        MainTable::get(self, mixed)
+    }
+    #[inline(always)]
+    fn put(&self, mixed: u64, known: Known, work: u32) {
+        MainTable::put(self, mixed, known, work);
+    }
+}
+
+/// The main table of boards past 64 bits. A 64-bit entry cannot hold what the bucket index
+/// leaves of a key of up to 128 bits, so an entry keeps the whole mixed key (two words) and its
+/// data (a third): exact at every size, at three words an entry. Two words are not written at
+/// once, so each bucket has a sequence number (a seqlock): a writer makes it odd, writes and
+/// makes it even again, and a reader that saw it odd or changed answers nothing. A writer that
+/// finds the bucket being written gives up its store (a race loses an entry, never makes an
+/// answer wrong), as the 64-bit table's races do.
+pub struct WideTable {
+    buckets: HugeBuffer<WideBucket>,
+    key_mask: u128,
+    key_bits: u32,
+    bits: u32,
+    /// The generation of this search's entries (a clear starts a new one); 0 is never current.
+    generation: u64,
+}
+
+const WIDE_WAYS: usize = 2;
+
+#[repr(C, align(64))]
+struct WideBucket {
+    sequence: AtomicU64,
+    /// Per entry: the mixed key's low and high words, and the data (generation << 20 | data).
+    entries: [[AtomicU64; 3]; WIDE_WAYS],
+}
+
+// SAFETY: zero entries are empty entries (generation 0 is never current), and atomics need
+// no drop.
+unsafe impl Zeroable for WideBucket {}
+
+/// Bits of a wide entry's generation.
+const WIDE_GENERATION_BITS: u32 = 40;
+
+impl WideTable {
+    #[inline(always)]
+    fn bucket(&self, mixed: u128) -> &WideBucket {
+        &self.buckets[(mixed as usize) & ((1usize << self.bits) - 1)]
+    }
+
+    fn bits_for(bytes: usize) -> u32 {
+        let wanted = (bytes / size_of::<WideBucket>()).max(1 << START_BITS);
+        usize::BITS - 1 - wanted.leading_zeros()
+    }
+}
+
+impl Table<u128> for WideTable {
+    fn new(key_bits: u32, bytes: usize) -> Result<Self, OutOfMemory> {
+        let bits = Self::bits_for(bytes);
+        Ok(WideTable {
+            buckets: HugeBuffer::zeroed(1usize << bits)?,
+            key_mask: if key_bits >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << key_bits) - 1
+            },
+            key_bits,
+            bits,
+            generation: 1,
+        })
+    }
+
+    fn size_for(_: u32, bytes: usize) -> usize {
+        size_of::<WideBucket>() << Self::bits_for(bytes)
+    }
+
+    fn bytes(&self) -> usize {
+        size_of::<WideBucket>() << self.bits
+    }
+
+    fn clear(&mut self) {
+        self.generation += 1;
+        if self.generation >> WIDE_GENERATION_BITS != 0 {
+            self.generation = 1;
+            for bucket in self.buckets.iter_mut() {
+                for entry in &mut bucket.entries {
+                    entry.iter_mut().for_each(|word| *word.get_mut() = 0);
+                }
+            }
+        }
+    }
+
+    fn new_search(&mut self) {}
+
+    #[inline(always)]
+    fn mix(&self, key: u128) -> u128 {
+        let mask = self.key_mask;
+        let mut x = key.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) & mask;
+        x ^= x >> (self.key_bits / 2);
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9_94d0_49bb_1331_11eb) & mask;
+        x ^ (x >> (self.key_bits / 3 + 1))
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, mixed: u128) {
+        crate::engine::table::prefetch(self.bucket(mixed));
+    }
+
+    #[inline(always)]
+    fn get(&self, mixed: u128) -> Option<Known> {
+        let bucket = self.bucket(mixed);
+        let before = bucket.sequence.load(Acquire);
+        if before % 2 == 1 {
+            return None;
+        }
+        let (low, high) = (mixed as u64, (mixed >> 64) as u64);
+        let found = bucket.entries.iter().find_map(|entry| {
+            let data = entry[2].load(Relaxed);
+            (entry[0].load(Relaxed) == low
+                && entry[1].load(Relaxed) == high
+                && data >> DATA_BITS == self.generation)
+                .then_some(data)
+        });
+        fence(Acquire);
+        if bucket.sequence.load(Relaxed) != before {
+            return None;
+        }
+        found.map(|e| Known {
+            lower: ((e >> 14) & 63) as i32 - 32,
+            upper: ((e >> 8) & 63) as i32 - 32,
+            best: ((e >> 4) & 15) as u32,
+        })
+    }
+
+    #[inline(always)]
+    fn put(&self, mixed: u128, known: Known, work: u32) {
+        let bucket = self.bucket(mixed);
+        let sequence = bucket.sequence.load(Relaxed);
+        if sequence % 2 == 1
+            || bucket
+                .sequence
+                .compare_exchange(sequence, sequence + 1, Acquire, Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Release);
+        let (low, high) = (mixed as u64, (mixed >> 64) as u64);
+        let data = self.generation << DATA_BITS
+            | ((known.lower + 32) as u64) << 14
+            | ((known.upper + 32) as u64) << 8
+            | u64::from(known.best) << 4
+            | u64::from(work.min(15));
+        let weight = |entry: &[AtomicU64; 3]| {
+            let old = entry[2].load(Relaxed);
+            if old >> DATA_BITS == self.generation {
+                1 + (old & 15)
+            } else {
+                0
+            }
+        };
+        let same = |entry: &&[AtomicU64; 3]| {
+            entry[0].load(Relaxed) == low && entry[1].load(Relaxed) == high
+        };
+        let victim = match bucket.entries.iter().find(same) {
+            Some(entry) => entry,
+            None => bucket
+                .entries
+                .iter()
+                .min_by_key(|entry| weight(entry))
+                .expect("a bucket has entries"),
+        };
+        victim[0].store(low, Relaxed);
+        victim[1].store(high, Relaxed);
+        victim[2].store(data, Relaxed);
+        bucket.sequence.store(sequence + 2, Release);
+    }
+}
+
 /// Entries of the small table.
 const SMALL_BITS: u32 = 14;
 
 /// One small-table entry: a key, its bounds, and the clear count it belongs to.
 #[derive(Clone, Copy, Default)]
-struct Small {
-    key: u64,
+struct Small<B> {
+    key: B,
     lower: i8,
     upper: i8,
     stamp: u8,
 }
 
 // SAFETY: an all-zero entry is an empty one (stamp 0 is never current).
-unsafe impl Zeroable for Small {}
+unsafe impl<B: Bits> Zeroable for Small<B> {}
 
-pub struct SmallTable {
-    entries: HugeBuffer<Small>,
+pub struct SmallTable<B: Bits = u64> {
+    entries: HugeBuffer<Small<B>>,
     stamp: u8,
 }
 
-impl SmallTable {
-    pub fn new() -> Result<SmallTable, OutOfMemory> {
+impl<B: Bits> SmallTable<B> {
+    pub fn new() -> Result<SmallTable<B>, OutOfMemory> {
         Ok(SmallTable {
             entries: HugeBuffer::zeroed(1 << SMALL_BITS)?,
             stamp: 1,
@@ -273,20 +492,20 @@ impl SmallTable {
     }
 
     #[inline(always)]
-    fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SMALL_BITS)) as usize
+    fn slot(key: B) -> usize {
+        (key.folded().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SMALL_BITS)) as usize
     }
 
     /// (lower, upper) stored for the position of `key` (an exact key).
     #[inline(always)]
-    pub fn get(&self, key: u64) -> Option<(i32, i32)> {
+    pub fn get(&self, key: B) -> Option<(i32, i32)> {
         let entry = self.entries[Self::slot(key)];
         (entry.key == key && entry.stamp == self.stamp)
             .then_some((entry.lower.into(), entry.upper.into()))
     }
 
     #[inline(always)]
-    pub fn put(&mut self, key: u64, lower: i32, upper: i32) {
+    pub fn put(&mut self, key: B, lower: i32, upper: i32) {
         self.entries[Self::slot(key)] = Small {
             key,
             lower: lower as i8,

@@ -19,7 +19,7 @@ use crate::engine::error::{Error, Result, malformed};
 use crate::engine::symmetry::Symmetries;
 use crate::input::grid::{CellReader, read_grid};
 use crate::input::rows::Rows;
-use crate::input::{Item, cell_type_error, describe_char};
+use crate::input::{Item, MAX_CELLS, cell_type_error, describe_char};
 use std::collections::HashMap;
 
 /// A footholds board: its shape, the footholds, and each cell's orthogonal neighbours.
@@ -197,7 +197,7 @@ impl CellReader for FootholdReader {
 
 /// Reads a board: rows of 0/1 (bools allowed) or a text of rows such as `"111/101/111"`.
 pub fn parse_board(board: &Item) -> Result<Board> {
-    let grid = read_grid(board, &mut FootholdReader)?;
+    let grid = read_grid(board, &mut FootholdReader, MAX_CELLS)?;
     let footholds = grid
         .cells
         .iter()
