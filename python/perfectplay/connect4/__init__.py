@@ -263,7 +263,8 @@ def review(
     ``record`` is Pons' move string (columns from 1; spaces and commas between moves are
     separators; past 9 columns, column numbers split by them) or a list of columns from 0,
     played from ``start`` (default: the empty ``width`` x ``height`` board). Each move's
-    ``score_lost`` is the Pons score it gave away. An illegal move ends the review, reported at its ply (``Review.illegal``); ``options``
+    ``score_lost`` is the Pons score it gave away. An illegal move ends the review, reported
+    at its ply (``Review.illegal``); ``options``
     (``node_limit``, ``book``...) pass on to the searches.
 
     >>> from perfectplay import connect4
