@@ -677,3 +677,11 @@ def test_a_position_plays_past_64_bits() -> None:
     assert deep.score() == expected
     wide = connect4.Position("10 1 10", width=10, height=6).play(4)
     assert wide == connect4.Position([9, 0, 9, 4], width=10, height=6)
+
+
+def test_a_batch_picks_its_board_integer_from_every_row(c4: Any) -> None:
+    """A row past 64 bits reads in a batch as it reads alone (here a 1x100 board no game
+    reaches), and an empty batch of a wide size is a batch of that size."""
+    with pytest.raises(IllegalPosition, match="row 0: the first player has 100 stones"):
+        c4.batch_solve([["x"] * 100])
+    assert c4.batch_solve([], width=8, height=8).value.shape == (0,)

@@ -251,19 +251,22 @@ impl Batch {
 }
 
 /// A batch's positions, each read once, and its board: the positions' (see [`parse_batch`]),
-/// or the options'. The board's integer is picked by the array's board, else by the first
-/// position read, else by the options.
+/// or the options'. The board's integer is `u128` when the array's board or any position's
+/// (or the options', for positions given by their moves) needs more than 64 bits, so that
+/// each row reads as it would alone.
 pub fn parse_rows(rows: &Rows, options: &Checked, monitor: Monitor) -> Result<Batch> {
     let size = (options.width, options.height);
-    let (width, height) = match rows {
-        Rows::Array { board, .. } => (board[1] as i128, board[0] as i128),
-        _ => (0..rows.count().unwrap_or(1))
-            .find_map(|row| {
-                let item = rows.item(row).ok()?;
-                let (shape, _) = parse_position::<u128>(&item, size).ok()?;
-                Some((i128::from(shape.width), i128::from(shape.height)))
-            })
-            .unwrap_or((size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1))),
+    let wide = match rows {
+        Rows::Array { board, .. } => is_wide(board[1] as i128, board[0] as i128),
+        _ => {
+            is_wide(size.0.unwrap_or(DEFAULT.0), size.1.unwrap_or(DEFAULT.1))
+                || (0..rows.count().unwrap_or(1)).any(|row| {
+                    rows.item(row).is_ok_and(|item| {
+                        let (width, height) = size_of(&item, size);
+                        is_wide(width, height)
+                    })
+                })
+        }
     };
     fn parse<B: Bits>(
         rows: &Rows,
@@ -277,7 +280,7 @@ pub fn parse_rows(rows: &Rows, options: &Checked, monitor: Monitor) -> Result<Ba
         };
         Ok((parsed, shape))
     }
-    Ok(if is_wide(width, height) {
+    Ok(if wide {
         let (parsed, shape) = parse::<u128>(rows, options, monitor)?;
         Batch::Wide(parsed, shape)
     } else {
