@@ -5,7 +5,6 @@ other on thousands of random positions, batches, positions and the command line.
 from __future__ import annotations
 
 import pickle
-import random
 import re
 import subprocess
 import sys
@@ -18,8 +17,7 @@ import pytest
 from conftest import DATA
 from perfectplay import IllegalPosition, SearchLimitExceeded, connect4, openings
 from perfectplay._kernel.backend import implementation
-from perfectplay.connect4.rules import Shape
-from tests_support import assert_ctrl_c_stops_within_a_second, perfectplay_command
+from tests_support import assert_ctrl_c_stops_within_a_second, perfectplay_command, quiet_games
 
 RUST = implementation("connect4", "rust")
 PYTHON = implementation("connect4", "python")
@@ -597,24 +595,6 @@ def test_positions_past_64_bits_on_the_twin() -> None:
         assert PYTHON.analyze(moves, **size) == RUST.analyze(moves, **size)
 
 
-def quiet_games(width: int, height: int, left: int, count: int, seed: int) -> list[list[int]]:
-    """Random games of a board, of moves that complete no four, stopped ``left`` cells from
-    the end (random play seldom gets so far on large boards)."""
-    shape, rng = Shape(width, height), random.Random(seed)
-    games: list[list[int]] = []
-    while len(games) < count:
-        position, moves = (0, 0, 0), []
-        while shape.cells_left(position) > left:
-            quiet = [c for c in shape.moves(position) if not shape.is_won(shape.play(position, c))]
-            if not quiet:
-                break
-            moves.append(rng.choice(quiet))
-            position = shape.play(position, moves[-1])
-        if shape.cells_left(position) == left:
-            games.append(moves)
-    return games
-
-
 @pytest.mark.both_backends
 @pytest.mark.parametrize(("width", "height"), [(8, 8), (13, 4), (16, 7)])
 def test_backends_agree_past_64_bits(width: int, height: int) -> None:
@@ -677,6 +657,28 @@ def test_a_position_plays_past_64_bits() -> None:
     assert deep.score() == expected
     wide = connect4.Position("10 1 10", width=10, height=6).play(4)
     assert wide == connect4.Position([9, 0, 9, 4], width=10, height=6)
+
+
+@pytest.mark.parametrize("backend", ["rust", "python"])
+def test_the_command_plays_boards_past_64_bits(backend: str) -> None:
+    """``perfectplay connect4 --width W --height H`` scores 8x8, 7x9 and 10x6 as the
+    independent solver does: Pons' digits to 9 columns, column numbers split by spaces past
+    9 (the twin on the positions near the end)."""
+    for width, height in [(8, 8), (7, 9), (10, 6)]:
+        rows = [row for row in WIDE if row[:2] == (width, height)]
+        if backend == "python":
+            rows = [row for row in rows if width * height - len(row[2]) <= 17]
+        rows = rows[:4]
+        assert rows, (width, height)
+        if width <= 9:
+            lines = ["".join(str(column + 1) for column in moves) for _, _, moves, _ in rows]
+        else:
+            lines = [" ".join(str(column + 1) for column in moves) for _, _, moves, _ in rows]
+        size = ("--width", str(width), "--height", str(height))
+        result = run_cli("--backend", backend, *size, stdin="".join(f"{line}\n" for line in lines))
+        assert result.returncode == 0, result.stderr
+        expected = [f"{line} {score}" for line, (_, _, _, score) in zip(lines, rows, strict=True)]
+        assert result.stdout.splitlines() == expected
 
 
 def test_a_batch_picks_its_board_integer_from_every_row(c4: Any) -> None:

@@ -14,6 +14,7 @@ import perfectplay.gym  # registers the environments
 import perfectplay.mnk
 from perfectplay import tictactoe
 from perfectplay.agents import PerfectAgent
+from tests_support import quiet_games
 
 
 @pytest.mark.parametrize(
@@ -109,6 +110,26 @@ def test_connect_four_env_checker_passes(options: dict[str, Any]) -> None:
     observation, info = env.reset(seed=1)
     height, width = options.get("height", 6), options.get("width", 7)
     assert observation.shape == (height, width, 2) and info["action_mask"].shape == (width,)
+
+
+def test_connect_four_past_64_bits() -> None:
+    """An 8x8 environment: the checker against a random opponent, then a game from a random
+    quiet position 12 cells from the end against the perfect opponent, whose replies keep
+    the value."""
+    check_env(gymnasium.make("perfectplay/ConnectFour-v0", width=8, height=8, skill=0.0).unwrapped)
+    env = gymnasium.make("perfectplay/ConnectFour-v0", width=8, height=8)
+    (moves,) = quiet_games(8, 8, 12, 1, seed=3)
+    start = perfectplay.connect4.Position(moves, width=8, height=8)
+    observation, info = env.reset(seed=1, options={"position": start})
+    assert observation.shape == (8, 8, 2) and info["action_mask"].shape == (8,)
+    done = False
+    while not done:
+        position = info["position"]
+        observation, _, terminated, truncated, info = env.step(position.legal_actions[0])
+        done = terminated or truncated
+        if not done:
+            after = position.play(position.legal_actions[0])
+            assert info["position"].solve().value == -after.solve().value
 
 
 def test_connect_four_observation_and_actions_are_columns() -> None:

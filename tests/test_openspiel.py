@@ -12,6 +12,7 @@ from open_spiel.python.bots.uniform_random import UniformRandomBot
 
 from perfectplay import connect4, mnk, tictactoe
 from perfectplay.openspiel import PerfectBot, position_from_state
+from tests_support import quiet_games
 
 
 def every_state(game: Any) -> list[Any]:
@@ -141,6 +142,22 @@ def test_connect_four_states_match_positions_and_boards() -> None:
         assert final.is_over and final == connect4.Position(columns)
         expected = {"x": [1.0, -1.0], "o": [-1.0, 1.0], None: [0.0, 0.0]}[final.winner]
         assert state.returns() == expected
+
+
+def test_connect_four_past_64_bits() -> None:
+    """OpenSpiel's 8x8 and 7x9 boards: states read as positions, and the bot's move keeps
+    the value (random quiet games, 12 cells from the end)."""
+    for rows, columns in [(8, 8), (9, 7)]:
+        game = pyspiel.load_game("connect_four", {"rows": rows, "columns": columns})
+        for seed, moves in enumerate(quiet_games(columns, rows, 12, 4, seed=rows)):
+            state = game.new_initial_state()
+            for column in moves:
+                state.apply_action(column)
+            position = position_from_state(state)
+            assert position == connect4.Position(moves, width=columns, height=rows)
+            assert str(state).split() == str(position).replace(" ", "").split()
+            move = PerfectBot(game, state.current_player(), seed=seed).step(state)
+            assert move in position.solve().best_moves
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ from perfectplay._kernel import play as _play
 from perfectplay._kernel.backend import BACKENDS
 from perfectplay._registry import GAMES
 from perfectplay.web import DEFAULT_NODE_LIMIT, _jobs
+from tests_support import quiet_games
 from web_server import Server, running
 
 # The servers here run on the compiled core unless a test says otherwise; the ``server``
@@ -107,6 +108,22 @@ def test_answers_equal_the_library(server: Server, name: str) -> None:
             assert (answer["value"], answer["plies"]) == (solution.value, solution.plies)
         else:
             assert answer["winner"] == position.winner and answer["moves"] == []
+
+
+def test_connect_four_past_64_bits(server: Server) -> None:
+    """8x8 positions 12 cells from the end: the board and the answers are the library's."""
+    for moves in quiet_games(8, 8, 12, 3, seed=8):
+        position = GAMES["connect4"].start(width=8, height=8)
+        for column in moves:
+            position = position.play(column)
+        query = {"game": "connect4", "width": 8, "height": 8, "moves": ",".join(map(str, moves))}
+        status, board = server.get(url("/api/position", **query))
+        assert status == 200 and board["codes"] == position.to_array().reshape(-1).tolist()
+        status, answer = server.get(url("/api/analyze", **query))
+        assert status == 200
+        assert {move["move"]: (move["value"], move["plies"]) for move in answer["moves"]} == (
+            position.analyze()
+        )
 
 
 def test_the_agent_plays_a_best_move_at_skill_one(server: Server) -> None:

@@ -17,6 +17,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from perfectplay import connect4, tictactoe
 from perfectplay._registry import GAMES
+from tests_support import quiet_games
 from web_server import Server, chromium, running
 
 pytestmark = pytest.mark.compiled  # the page is under test here, on the fast backend
@@ -183,6 +184,27 @@ def test_connect_four_by_clicks(browser: webdriver.Chrome, server: Server) -> No
         click_cell(browser, column)
         position = position.play(column)
         wait_until(browser, lambda p=position: played(browser) == p.played, "the move listed")
+    wait_until(
+        browser,
+        lambda: browser.find_element(By.ID, "status").text.endswith(("won", "draw")),
+        "the end",
+    )
+
+
+def test_connect_four_eight_by_eight_by_clicks(browser: webdriver.Chrome, server: Server) -> None:
+    """The 8x8 board (past 64 bits) from a random quiet position 12 cells from the end,
+    played to its end by clicks, the hints the library's at every move."""
+    (moves,) = quiet_games(8, 8, 12, 1, seed=8)
+    line = "".join(str(column + 1) for column in moves)
+    open_board(browser, server, f"game=connect4&width=8&height=8&start={line}")
+    position = connect4.Position(moves, width=8, height=8)
+    rng = random.Random(8)
+    while not position.is_over:
+        wait_for_hints(browser, position)
+        column = rng.choice(position.legal_moves)
+        click_cell(browser, column)
+        position = position.play(column)
+        wait_until(browser, lambda p=position: played(browser) == p.played - 52, "the move listed")
     wait_until(
         browser,
         lambda: browser.find_element(By.ID, "status").text.endswith(("won", "draw")),

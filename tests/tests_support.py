@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -10,6 +11,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
+
+from perfectplay.connect4.rules import Shape
 
 T = TypeVar("T")
 
@@ -132,3 +135,21 @@ def openspiel_alpha_beta(benchmark: Any, game: str, rounds: int) -> float:
         minimax.alpha_beta_search, (pyspiel.load_game(game),), rounds=rounds
     )
     return float(value)
+
+
+def quiet_games(width: int, height: int, left: int, count: int, seed: int) -> list[list[int]]:
+    """Random games of a board, of moves that complete no four, stopped ``left`` cells from
+    the end (random play seldom gets so far on large boards)."""
+    shape, rng = Shape(width, height), random.Random(seed)
+    games: list[list[int]] = []
+    while len(games) < count:
+        position, moves = (0, 0, 0), []
+        while shape.cells_left(position) > left:
+            quiet = [c for c in shape.moves(position) if not shape.is_won(shape.play(position, c))]
+            if not quiet:
+                break
+            moves.append(rng.choice(quiet))
+            position = shape.play(position, moves[-1])
+        if shape.cells_left(position) == left:
+            games.append(moves)
+    return games
