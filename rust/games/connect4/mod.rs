@@ -52,7 +52,7 @@ pub struct Shape<B = u64> {
     pub board: B,
     /// The cells, spare row included, of the rows whose parity is the top spare row's: when
     /// every column's landing cell is one of them, every column has an even number of empty
-    /// cells (see `search.rs`, claimeven).
+    /// cells (see `search/mod.rs`, claimeven).
     pub top_parity: B,
 }
 

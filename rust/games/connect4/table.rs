@@ -1,5 +1,5 @@
 //! The Connect Four transposition tables: the main table (one large, one of 4 MiB for positions
-//! near the end: `search.rs` says which) and a small one for the last moves.
+//! near the end: `search/mod.rs` says which) and a small one for the last moves.
 //!
 //! **Main table.** Buckets of four 8-byte entries (32 bytes, half a cache line). A position's
 //! key (W * (H + 1) bits) is first mixed by a bijection of the integers of that many bits
