@@ -1,25 +1,32 @@
 """Connect Four search against Christophe Steininger's c4, the fastest search solver found, on
-the same machine with the same threads and table memory: Pons' Begin-Medium and Begin-Hard
-sets and the empty 7x6 board, no opening book on either side, each side's table kept from one
-position to the next.
+the same machine with the same threads and table memory, no opening book on either side, each
+side's table kept from one position to the next: on 7x6, Pons' Begin-Medium and Begin-Hard sets
+and the empty board; on any board (10x6 past 64 bits), Steininger's own test sets.
 
     python benches/connect4_steininger.py --source PATH/TO/c4 --sets PATH/TO/SETS --threads 1,2
+    python benches/connect4_steininger.py --source PATH/TO/c4 --board 10x6 \
+        --his-sets endgame_L1,midgame_L1,midgame_L2 --count 200 --threads 2
 
 Steininger's solver (github.com/ChristopheSteininger/c4, AGPL) is never part of perfectplay:
 `--source` names a checkout of it made beforehand (nothing is downloaded). Without it the
 benchmark says so and exits 0. Its `src` is copied into a temporary folder, `settings.h` is
-set to the board, the threads and the table (`--table-mb`, 1024 by default: his 1 GB table of
-134,217,757 entries; perfectplay gets `table_mb=1024`), and it is built with his release flags
-(`g++ -std=c++20 -Wall -O3 -flto -DNDEBUG`) together with a driver of a few lines written here:
-it reads one move string a line, solves it strongly (`Solver::solve_strong`, the exact score,
-in Pons' convention) and prints the score and the microseconds around that call.
+set to the board (`--board`, 7x6 by default), the threads and the table (`--table-mb`, 1024 by
+default: his 1 GB table of 134,217,757 entries; perfectplay gets `table_mb=1024`), and it is
+built with his release flags (`g++ -std=c++20 -Wall -O3 -flto -DNDEBUG`) together with a
+driver of a few lines written here: it reads one line of 0-based column digits, solves it
+strongly (`Solver::solve_strong`, the exact score, in Pons' convention) and prints the score
+and the microseconds around that call; the first line's time includes making the solver and
+its table, as perfectplay's first call includes making its own.
 
-`--sets` is a folder with Pons' files (Test_L1_R2 and Test_L1_R3 as his site gives them, or
-begin-medium and begin-hard as connect-four-ai's repository ships them); the first
-`--medium` and `--hard` lines are used. Every answer of both solvers is checked against the
-file's expected score. perfectplay answers `connect4.score(line, threads=T, table_mb=M,
-book=None)` in one process, timed around the call. The empty board is solved by each side in
-a fresh process. The ratio is his time over perfectplay's: above 1, perfectplay is faster.
+`--sets` is a folder with Pons' 7x6 files (Test_L1_R2 and Test_L1_R3 as his site gives them,
+or begin-medium and begin-hard as connect-four-ai's repository ships them); the first
+`--medium` and `--hard` lines are used. `--his-sets` names files of Steininger's
+`tst/data/WIDTHxHEIGHT` folder of the board (0-based column digits and the score; 10x6 has
+endgame_L1, midgame_L1, midgame_L2, opening_L1 and opening_L2), of which the first `--count`
+lines are used. Every answer of both solvers is checked against the file's expected score.
+perfectplay answers `connect4.score(columns, width=W, height=H, threads=T, table_mb=M,
+book=None)` in one process, timed around the call. The empty 7x6 board is solved by each side
+in a fresh process. The ratio is his time over perfectplay's: above 1, perfectplay is faster.
 
 `--rounds N` runs each workload N times in turn (Steininger, perfectplay, Steininger, ...), each
 run a fresh process, and shows each side's median time with the ratio of the medians and each
@@ -50,12 +57,17 @@ DRIVER = r"""
 #include "solver/solver.h"
 
 int main() {
+    // The first answer's time includes making the solver and its table, as perfectplay's
+    // first call includes making its table.
+    auto start = std::chrono::steady_clock::now();
     Solver solver{};
+    bool first = true;
     std::string line;
     while (std::getline(std::cin, line)) {
         Position pos{};
-        for (char c : line.substr(0, line.find(' '))) pos.move(c - '1');
-        auto start = std::chrono::steady_clock::now();
+        for (char c : line) pos.move(c - '0');
+        if (!first) start = std::chrono::steady_clock::now();
+        first = false;
         int score = solver.solve_strong(pos);
         auto spent = std::chrono::steady_clock::now() - start;
         std::cout << score << " "
@@ -68,16 +80,19 @@ int main() {
 OURS = """
 import sys, time
 from perfectplay import connect4
-threads, table_mb = int(sys.argv[1]), int(sys.argv[2])
+threads, table_mb, width, height = map(int, sys.argv[1:5])
 for line in sys.stdin.read().split("\\n")[:-1]:
+    columns = [int(digit) for digit in line]
     start = time.perf_counter()
-    score = connect4.score(line, threads=threads, table_mb=table_mb, book=None)
+    score = connect4.score(
+        columns, width=width, height=height, threads=threads, table_mb=table_mb, book=None
+    )
     print(score, round((time.perf_counter() - start) * 1e6))
 """
 
 
-def build(source: Path, folder: Path, threads: int, table_mb: int) -> Path:
-    """Steininger's solver with our driver, for 7x6, `threads` threads and a table of
+def build(source: Path, folder: Path, board: tuple[int, int], threads: int, table_mb: int) -> Path:
+    """Steininger's solver with our driver, for `board`, `threads` threads and a table of
     `table_mb` MiB (an odd number of 8-byte entries, as his table needs)."""
     shutil.copytree(source / "src", folder / "src")
     settings = folder / "src" / "solver" / "settings.h"
@@ -86,8 +101,8 @@ def build(source: Path, folder: Path, threads: int, table_mb: int) -> Path:
         entries = 134_217_757  # his own prime for 1 GB
     text = settings.read_text()
     for name, value in [
-        ("BOARD_WIDTH", "7"),
-        ("BOARD_HEIGHT", "6"),
+        ("BOARD_WIDTH", str(board[0])),
+        ("BOARD_HEIGHT", str(board[1])),
         ("NUM_THREADS", str(threads)),
         ("NUM_TABLE_ENTRIES", str(entries)),
     ]:
@@ -115,13 +130,45 @@ def answers(command: list[str], lines: list[str]) -> list[tuple[int, float]]:
     return [(int(score), int(micros) / 1e6) for score, micros in rows]
 
 
-def read_set(folder: Path, name: str, count: int) -> list[tuple[str, int]]:
+def read_pons_set(folder: Path, name: str, count: int) -> list[tuple[str, int]]:
+    """The first `count` rows of one of Pons' files, as 0-based column digits and a score."""
     for file in FILES[name]:
         path = folder / file
         if path.exists():
             rows = [row.split() for row in path.read_text().splitlines()[:count]]
-            return [(moves, int(score)) for moves, score in rows]
+            return [(_from_one(moves), int(score)) for moves, score in rows]
     sys.exit(f"{folder} has none of {FILES[name]}")
+
+
+def _from_one(moves: str) -> str:
+    return "".join(str(int(digit) - 1) for digit in moves)
+
+
+def read_his_sets(source: Path, board: str, names: list[str], count: int) -> dict:
+    """The first `count` rows of Steininger's own sets for `board` (his tst/data: 0-based
+    column digits and the exact score)."""
+    sets = {}
+    for name in names:
+        path = source / "tst" / "data" / board / f"{name}.txt"
+        if not path.exists():
+            sys.exit(f"{path} does not exist")
+        rows = [row.split() for row in path.read_text().splitlines()[:count]]
+        sets[f"{board} {name}"] = [(moves, int(score)) for moves, score in rows]
+    return sets
+
+
+def show_slowest(
+    name: str, lines: list[str], his: list[tuple[int, float]], ours: list[tuple[int, float]], n: int
+) -> None:
+    """The `n` positions each side took longest over, with both sides' times (to stderr)."""
+    for side, times in (("Steininger", his), ("perfectplay", ours)):
+        order = sorted(range(len(lines)), key=lambda i: -times[i][1])[:n]
+        for i in order:
+            print(
+                f"{name}: {side}'s slowest: line {i + 1} {lines[i]!r}: "
+                f"Steininger {his[i][1]:.3f} s, perfectplay {ours[i][1]:.3f} s",
+                file=sys.stderr,
+            )
 
 
 def main() -> int:
@@ -133,26 +180,45 @@ def main() -> int:
     parser.add_argument("--medium", type=int, default=200, help="Begin-Medium lines (200)")
     parser.add_argument("--hard", type=int, default=30, help="Begin-Hard lines (30)")
     parser.add_argument("--no-empty", action="store_true", help="leave out the empty board")
+    parser.add_argument("--board", default="7x6", help="the board, WIDTHxHEIGHT (7x6)")
+    parser.add_argument(
+        "--his-sets",
+        default="",
+        help="names of Steininger's own sets for the board, comma-separated (his tst/data)",
+    )
+    parser.add_argument("--count", type=int, default=1000, help="lines of each of his sets")
+    parser.add_argument(
+        "--slowest", type=int, default=0, help="show each side's N slowest positions (0)"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="runs of each side, in turn (1)")
     args = parser.parse_args()
     if not args.source or not Path(args.source, "src", "solver", "settings.h").exists():
         print("no Steininger source folder given (--source): nothing to compare")
         return 0
+    width, height = (int(side) for side in args.board.split("x"))
     sets: dict[str, list[tuple[str, int]]] = {}
     if args.sets:
-        sets["Begin-Medium"] = read_set(Path(args.sets), "Begin-Medium", args.medium)
-        sets["Begin-Hard"] = read_set(Path(args.sets), "Begin-Hard", args.hard)
-    if not args.no_empty:
+        sets["Begin-Medium"] = read_pons_set(Path(args.sets), "Begin-Medium", args.medium)
+        sets["Begin-Hard"] = read_pons_set(Path(args.sets), "Begin-Hard", args.hard)
+    if args.his_sets:
+        names = args.his_sets.split(",")
+        sets.update(read_his_sets(Path(args.source), args.board, names, args.count))
+    if not args.no_empty and args.board == "7x6":
         sets["empty 7x6 board"] = [("", 1)]
     print(f"table: {args.table_mb} MiB on both sides; no book; {time.strftime('%Y-%m-%d')}")
     print("| positions | threads | Steininger c4 | perfectplay | ratio (his / ours) |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for threads in (int(count) for count in args.threads.split(",")):
         with tempfile.TemporaryDirectory() as folder:
-            binary = build(Path(args.source), Path(folder), threads, args.table_mb)
+            binary = build(Path(args.source), Path(folder), (width, height), threads, args.table_mb)
             for name, rows in sets.items():
                 lines = [moves for moves, _ in rows]
-                ours_command = [sys.executable, "-c", OURS, str(threads), str(args.table_mb)]
+                ours_command = [
+                    sys.executable,
+                    "-c",
+                    OURS,
+                    *map(str, (threads, args.table_mb, width, height)),
+                ]
                 totals: list[tuple[float, float]] = []
                 for _ in range(max(args.rounds, 1)):
                     his = answers([str(binary)], lines)
@@ -166,6 +232,8 @@ def main() -> int:
                                 f"{his_score}, perfectplay {our_score}"
                             )
                     totals.append((sum(s for _, s in his), sum(s for _, s in ours)))
+                    if args.slowest:
+                        show_slowest(name, lines, his, ours, args.slowest)
                 his_time = statistics.median(his_total for his_total, _ in totals)
                 our_time = statistics.median(our_total for _, our_total in totals)
                 ratio = f"{his_time / our_time:.2f}"
