@@ -294,12 +294,18 @@ impl Table<u64> for MainTable {
 /// once, so each bucket has a sequence number (a seqlock): a writer makes it odd, writes and
 /// makes it even again, and a reader that saw it odd or changed answers nothing. A writer that
 /// finds the bucket being written gives up its store (a race loses an entry, never makes an
-/// answer wrong), as the 64-bit table's races do.
+/// answer wrong), as the 64-bit table's races do. It grows as the 64-bit table does, so that a
+/// short search touches little of a large table (entries hold whole keys: a bucket that moves
+/// with the growth is only a cache lost).
 pub struct WideTable {
     buckets: HugeBuffer<WideBucket>,
     key_mask: u128,
     key_bits: u32,
-    bits: u32,
+    /// The bucket bits of the whole table, and those in use now.
+    max_bits: u32,
+    bits: AtomicU32,
+    /// Results stored since the search started (see [`MainTable::put`]).
+    stored: OwnLine<AtomicU64>,
     /// The generation of this search's entries (a clear starts a new one); 0 is never current.
     generation: u64,
 }
@@ -322,8 +328,9 @@ const WIDE_GENERATION_BITS: u32 = 40;
 
 impl WideTable {
     #[inline(always)]
-    fn bucket(&self, mixed: u128) -> &WideBucket {
-        &self.buckets[(mixed as usize) & ((1usize << self.bits) - 1)]
+    fn bucket(&self, mixed: u128) -> (&WideBucket, u32) {
+        let bits = self.bits.load(Relaxed);
+        (&self.buckets[(mixed as usize) & ((1usize << bits) - 1)], bits)
     }
 
     fn bits_for(bytes: usize) -> u32 {
@@ -334,16 +341,18 @@ impl WideTable {
 
 impl Table<u128> for WideTable {
     fn new(key_bits: u32, bytes: usize) -> Result<Self, OutOfMemory> {
-        let bits = Self::bits_for(bytes);
+        let max_bits = Self::bits_for(bytes);
         Ok(WideTable {
-            buckets: HugeBuffer::zeroed(1usize << bits)?,
+            buckets: HugeBuffer::zeroed(1usize << max_bits)?,
             key_mask: if key_bits >= 128 {
                 u128::MAX
             } else {
                 (1u128 << key_bits) - 1
             },
             key_bits,
-            bits,
+            max_bits,
+            bits: AtomicU32::new(START_BITS.min(max_bits)),
+            stored: OwnLine(AtomicU64::new(0)),
             generation: 1,
         })
     }
@@ -353,10 +362,12 @@ impl Table<u128> for WideTable {
     }
 
     fn bytes(&self) -> usize {
-        size_of::<WideBucket>() << self.bits
+        size_of::<WideBucket>() << self.max_bits
     }
 
     fn clear(&mut self) {
+        self.new_search();
+        *self.bits.get_mut() = START_BITS.min(self.max_bits);
         self.generation += 1;
         if self.generation >> WIDE_GENERATION_BITS != 0 {
             self.generation = 1;
@@ -368,7 +379,9 @@ impl Table<u128> for WideTable {
         }
     }
 
-    fn new_search(&mut self) {}
+    fn new_search(&mut self) {
+        *self.stored.0.get_mut() = 0;
+    }
 
     #[inline(always)]
     fn mix(&self, key: u128) -> u128 {
@@ -381,12 +394,12 @@ impl Table<u128> for WideTable {
 
     #[inline(always)]
     fn prefetch(&self, mixed: u128) {
-        crate::engine::table::prefetch(self.bucket(mixed));
+        crate::engine::table::prefetch(self.bucket(mixed).0);
     }
 
     #[inline(always)]
     fn get(&self, mixed: u128) -> Option<Known> {
-        let bucket = self.bucket(mixed);
+        let (bucket, _) = self.bucket(mixed);
         let before = bucket.sequence.load(Acquire);
         if before % 2 == 1 {
             return None;
@@ -412,7 +425,7 @@ impl Table<u128> for WideTable {
 
     #[inline(always)]
     fn put(&self, mixed: u128, known: Known, work: u32) {
-        let bucket = self.bucket(mixed);
+        let (bucket, bits) = self.bucket(mixed);
         let sequence = bucket.sequence.load(Relaxed);
         if sequence % 2 == 1
             || bucket
@@ -452,6 +465,14 @@ impl Table<u128> for WideTable {
         victim[1].store(high, Relaxed);
         victim[2].store(data, Relaxed);
         bucket.sequence.store(sequence + 2, Release);
+        // Counted as the 64-bit table counts (see there).
+        if bits < self.max_bits && (mixed as u64) % COUNT_ONE_IN == 0 {
+            let stored = self.stored.0.load(Relaxed) + COUNT_ONE_IN;
+            self.stored.0.store(stored, Relaxed);
+            if stored >= ((WIDE_WAYS as u64) << bits) / 2 {
+                self.bits.store(bits + 1, Relaxed);
+            }
+        }
     }
 }
 
