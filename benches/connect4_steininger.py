@@ -130,21 +130,24 @@ def answers(command: list[str], lines: list[str]) -> list[tuple[int, float]]:
     return [(int(score), int(micros) / 1e6) for score, micros in rows]
 
 
-def read_pons_set(folder: Path, name: str, count: int) -> list[tuple[str, int]]:
-    """The first `count` rows of one of Pons' files, as 0-based column digits and a score."""
+def read_set(folder: Path, name: str, count: int) -> list[tuple[str, int]]:
+    """The first `count` rows of one of Pons' files: his 1-based move strings and scores."""
     for file in FILES[name]:
         path = folder / file
         if path.exists():
             rows = [row.split() for row in path.read_text().splitlines()[:count]]
-            return [(_from_one(moves), int(score)) for moves, score in rows]
+            return [(moves, int(score)) for moves, score in rows]
     sys.exit(f"{folder} has none of {FILES[name]}")
 
 
-def _from_one(moves: str) -> str:
-    return "".join(str(int(digit) - 1) for digit in moves)
+def zero_based(rows: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Pons' rows with their columns counted from 0, as the driver reads them."""
+    return [("".join(str(int(digit) - 1) for digit in moves), score) for moves, score in rows]
 
 
-def read_his_sets(source: Path, board: str, names: list[str], count: int) -> dict:
+def read_his_sets(
+    source: Path, board: str, names: list[str], count: int
+) -> dict[str, list[tuple[str, int]]]:
     """The first `count` rows of Steininger's own sets for `board` (his tst/data: 0-based
     column digits and the exact score)."""
     sets = {}
@@ -198,8 +201,8 @@ def main() -> int:
     width, height = (int(side) for side in args.board.split("x"))
     sets: dict[str, list[tuple[str, int]]] = {}
     if args.sets:
-        sets["Begin-Medium"] = read_pons_set(Path(args.sets), "Begin-Medium", args.medium)
-        sets["Begin-Hard"] = read_pons_set(Path(args.sets), "Begin-Hard", args.hard)
+        sets["Begin-Medium"] = zero_based(read_set(Path(args.sets), "Begin-Medium", args.medium))
+        sets["Begin-Hard"] = zero_based(read_set(Path(args.sets), "Begin-Hard", args.hard))
     if args.his_sets:
         names = args.his_sets.split(",")
         sets.update(read_his_sets(Path(args.source), args.board, names, args.count))

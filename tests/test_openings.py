@@ -274,6 +274,30 @@ def test_the_command_line_builds_and_verifies(tmp_path: Path) -> None:
     assert "header promises" in refused.stderr
 
 
+def test_books_of_boards_past_64_bits_are_refused_before_any_search(tmp_path: Path) -> None:
+    """A book keeps 64-bit keys: 8x8 (72 bits) is refused at once, by the build (which would
+    otherwise search for days first) and by a book made in code."""
+    message = r"up to 64 bits \(width \* \(height \+ 1\) <= 64\); 8x8 takes 72"
+    with pytest.raises(ValueError, match=message):
+        openings.build(1, width=8, height=8)
+    with pytest.raises(ValueError, match=message):
+        openings.Book(8, 8, 0, np.array([0], np.uint64), np.array([0], np.int8))
+    built = perfectplay_command(
+        "openings",
+        "build",
+        "--depth",
+        "1",
+        "--width",
+        "8",
+        "--height",
+        "8",
+        "-o",
+        str(tmp_path / "b"),
+    )
+    assert built.returncode == 1 and "8x8 takes 72" in built.stderr
+    assert not (tmp_path / "b").exists()
+
+
 def test_a_stopped_build_goes_on_from_its_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,6 +21,7 @@ from perfectplay.connect4.book_file import (
     Book,
     _backed_up_levels,
     _levels,
+    book_shape,
     score_range,
 )
 from perfectplay.connect4.book_io import _pons
@@ -54,7 +55,7 @@ def build(
     once; the answers come back in order, and the checkpoint and the progress bar follow
     them. The book is the very one a local build makes."""
     progress = flag(progress, "progress")
-    shape = Shape(width, height)
+    shape = book_shape(width, height)
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
     if not 0 <= depth < shape.cells:

@@ -63,7 +63,7 @@ class Book:
         path: str | None,
         deep: DeepBook | None,
     ) -> None:
-        self.shape = Shape(width, height)
+        self.shape = book_shape(width, height)
         self.width, self.height, self.depth = width, height, depth
         keys, scores = np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8)
         keys.flags.writeable = scores.flags.writeable = False
@@ -173,6 +173,19 @@ class Book:
                     f"{self.path or 'the book'}: position {text!r} scores {found}, the book says "
                     f"{scores[key]}"
                 )
+
+
+def book_shape(width: int, height: int) -> Shape:
+    """The board of a book: one whose positions' keys fit in 64 bits (``width * (height + 1)
+    <= 64``), as a book keeps them; a larger board is a ``ValueError``."""
+    shape = Shape(width, height)
+    bits = shape.width * (shape.height + 1)
+    if bits > 64:
+        raise ValueError(
+            f"opening books hold boards of up to 64 bits (width * (height + 1) <= 64); "
+            f"{width}x{height} takes {bits}"
+        )
+    return shape
 
 
 def _encode(book: Book) -> bytes:
