@@ -330,7 +330,10 @@ impl WideTable {
     #[inline(always)]
     fn bucket(&self, mixed: u128) -> (&WideBucket, u32) {
         let bits = self.bits.load(Relaxed);
-        (&self.buckets[(mixed as usize) & ((1usize << bits) - 1)], bits)
+        (
+            &self.buckets[(mixed as usize) & ((1usize << bits) - 1)],
+            bits,
+        )
     }
 
     fn bits_for(bytes: usize) -> u32 {
