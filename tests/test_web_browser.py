@@ -173,43 +173,38 @@ def test_a_bad_pasted_position_shows_the_library_message(
     wait_for_hints(browser, tictactoe.Position.start().play(4))
 
 
-def test_connect_four_by_clicks(browser: webdriver.Chrome, server: Server) -> None:
-    open_board(browser, server, "game=connect4&width=4&height=4")
-    position = connect4.Position.empty(4, 4)
-    rng = random.Random(9)
+def click_to_the_end(browser: webdriver.Chrome, position: Any, rng: random.Random) -> None:
+    """Plays random columns by clicks from the Connect Four ``position`` shown to the game's
+    end, the hints the library's before every move."""
+    start = position.played
     while not position.is_over:
         wait_for_hints(browser, position)
         column = rng.choice(position.legal_moves)
         # Any cell of the column plays it: click its top cell.
         click_cell(browser, column)
         position = position.play(column)
-        wait_until(browser, lambda p=position: played(browser) == p.played, "the move listed")
+        listed = position.played - start
+        wait_until(browser, lambda n=listed: played(browser) == n, "the move listed")
     wait_until(
         browser,
         lambda: browser.find_element(By.ID, "status").text.endswith(("won", "draw")),
         "the end",
     )
+
+
+def test_connect_four_by_clicks(browser: webdriver.Chrome, server: Server) -> None:
+    open_board(browser, server, "game=connect4&width=4&height=4")
+    click_to_the_end(browser, connect4.Position.empty(4, 4), random.Random(9))
 
 
 def test_connect_four_eight_by_eight_by_clicks(browser: webdriver.Chrome, server: Server) -> None:
     """The 8x8 board (past 64 bits) from a random quiet position 12 cells from the end,
-    played to its end by clicks, the hints the library's at every move."""
+    played to its end by clicks."""
     (moves,) = quiet_games(8, 8, 12, 1, seed=8)
     line = "".join(str(column + 1) for column in moves)
     open_board(browser, server, f"game=connect4&width=8&height=8&start={line}")
     position = connect4.Position(moves, width=8, height=8)
-    rng = random.Random(8)
-    while not position.is_over:
-        wait_for_hints(browser, position)
-        column = rng.choice(position.legal_moves)
-        click_cell(browser, column)
-        position = position.play(column)
-        wait_until(browser, lambda p=position: played(browser) == p.played - 52, "the move listed")
-    wait_until(
-        browser,
-        lambda: browser.find_element(By.ID, "status").text.endswith(("won", "draw")),
-        "the end",
-    )
+    click_to_the_end(browser, position, random.Random(8))
 
 
 def test_connect_four_from_a_pasted_move_string(browser: webdriver.Chrome, server: Server) -> None:
