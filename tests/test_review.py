@@ -242,6 +242,25 @@ def test_a_graded_agent_checks_its_level_and_replays_its_seed() -> None:
     assert len({agent.move(here) for _ in range(40)}) > 1
 
 
+@pytest.mark.parametrize("name", list(MODULES))
+def test_a_graded_agent_plays_its_games_temperatures(name: str) -> None:
+    """Each level below 10 is the softmax at the temperature its game sets (the default
+    schedule where the game sets none): nine temperatures, colder level by level."""
+    from perfectplay.agents import DEFAULT_TEMPERATURES, GradedAgent, softmax_policy
+
+    here = STARTS[name]()
+    own = type(here).LEVEL_TEMPERATURES
+    temperatures = own or DEFAULT_TEMPERATURES
+    assert (name == "connect4") == (own is None)
+    assert len(temperatures) == 9 and all(t > 0 for t in temperatures)
+    assert list(temperatures) == sorted(temperatures, reverse=True)
+    for level in (1, 5, 9):
+        expected = softmax_policy(here, temperatures[level - 1])
+        assert GradedAgent(level).policy(here) == pytest.approx(expected)
+    with pytest.raises(ValueError, match="temperature must be above 0"):
+        softmax_policy(here, 0.0)
+
+
 @pytest.mark.parametrize("name", ["tictactoe", "mnk", "footholds"])
 def test_a_string_is_no_record_of_a_grid_game(name: str) -> None:
     with pytest.raises(TypeError, match="record is a list of"):

@@ -17,11 +17,14 @@ into a worse one, and never wins more slowly or loses faster than it must.
 moves; below it, a move is drawn with probability proportional to ``exp(u / T)``, where ``u``
 is the move's exact worth for the player (``1 + 0.5 * (1 - plies / cells)`` for a win, the
 quicker the more; 0 for a draw; ``-1 - 0.5 * (1 - plies / cells)`` for a loss, the sooner the
-worse; ``cells`` the board's) and ``T`` the level's temperature, ``LEVEL_TEMPERATURES``
-(level 1: 2.0, falling geometrically to 0.2 at level 9, each level about 0.75 times the one
-below). Its mistakes are the plausible ones: a drawing move before a losing one, a slow win
-before a draw. ``benches/ladder.py`` rates the levels against each other (the docs' review
-guide has the table per game).
+worse; ``cells`` the board's) and ``T`` the level's temperature for the game,
+``Position.LEVEL_TEMPERATURES[level - 1]`` of the game's ``Position``. Its mistakes are the
+plausible ones: a drawing move before a losing one, a slow win before a draw. Each game's
+temperatures are calibrated on one board (``python benches/ladder.py --calibrate GAME``) so
+that the levels' ratings against perfect play are evenly spaced from random play's to perfect
+play's; ``DEFAULT_TEMPERATURES`` (2.0 down to 0.2) is the schedule of a game that sets none,
+and Connect Four's. ``benches/ladder.py`` rates the levels against each other (the docs'
+review guide has the table per game).
 
 >>> from perfectplay.agents import GradedAgent
 >>> GradedAgent(10, seed=1).move(tictactoe.Position("xx./oo./..."))
@@ -38,7 +41,7 @@ from typing import Any, TypeVar
 from perfectplay._kernel.position import BasePosition
 from perfectplay._registry import GAMES
 
-__all__ = ["LEVEL_TEMPERATURES", "GradedAgent", "PerfectAgent", "RandomAgent"]
+__all__ = ["DEFAULT_TEMPERATURES", "GradedAgent", "PerfectAgent", "RandomAgent", "softmax_policy"]
 
 Move = TypeVar("Move")
 
@@ -113,10 +116,9 @@ class PerfectAgent:
         return f"PerfectAgent(skill={self.skill})"
 
 
-#: Each level's softmax temperature (levels 1 to 9; level 10 plays only best moves).
-# 2.0 down to 0.2: colder levels play as level 10 does on small boards (the ladder of
-# December 5 found the old 1.5 * 0.6 ** (level - 1) alike from level 5 on every game).
-LEVEL_TEMPERATURES = {level: 2.0 * 0.1 ** ((level - 1) / 8) for level in range(1, 10)}
+#: The softmax temperature of levels 1 to 9 (level 10 plays only best moves) of a game whose
+#: ``Position`` sets no ``LEVEL_TEMPERATURES`` of its own: 2.0 down to 0.2, geometric.
+DEFAULT_TEMPERATURES = tuple(2.0 * 0.1 ** ((level - 1) / 8) for level in range(1, 10))
 
 
 class GradedAgent:
@@ -142,14 +144,8 @@ class GradedAgent:
             return {
                 move: (1.0 / len(best) if move in best else 0.0) for move in position.legal_moves
             }
-        temperature = LEVEL_TEMPERATURES[self.level]
-        ranked = position.ranked_moves(**self.options)
-        cells = position.rows * position.cols
-        worth = [_worth(value, plies, cells) for _, value, plies in ranked]
-        top = max(worth)
-        weights = [math.exp((w - top) / temperature) for w in worth]
-        total = sum(weights)
-        return {move: weight / total for (move, _, _), weight in zip(ranked, weights, strict=True)}
+        temperatures = type(position).LEVEL_TEMPERATURES or DEFAULT_TEMPERATURES
+        return softmax_policy(position, temperatures[self.level - 1], **self.options)
 
     def move(self, position: BasePosition[Move]) -> Move:
         policy = self.policy(position)
@@ -159,6 +155,24 @@ class GradedAgent:
 
     def __repr__(self) -> str:
         return f"GradedAgent(level={self.level})"
+
+
+def softmax_policy(
+    position: BasePosition[Move], temperature: float, **options: Any
+) -> dict[Move, float]:
+    """Each legal move's probability under a softmax of its exact worth at ``temperature``
+    (see the module): what ``GradedAgent`` plays below level 10, and what the ladder's
+    calibration measures at any temperature. ``options`` pass on to ``ranked_moves``."""
+    if not temperature > 0:
+        raise ValueError(f"temperature must be above 0, got {temperature!r}")
+    _legal(position)
+    ranked = position.ranked_moves(**options)
+    cells = position.rows * position.cols
+    worth = [_worth(value, plies, cells) for _, value, plies in ranked]
+    top = max(worth)
+    weights = [math.exp((w - top) / temperature) for w in worth]
+    total = sum(weights)
+    return {move: weight / total for (move, _, _), weight in zip(ranked, weights, strict=True)}
 
 
 def _worth(value: int, plies: int, cells: int) -> float:

@@ -185,6 +185,9 @@ class BasePosition(ABC, Generic[Move]):
     cols: int
     #: What the game's moves are called in messages.
     _MOVE: ClassVar[str] = "a move"
+    #: ``perfectplay.agents.GradedAgent``'s softmax temperature of levels 1 to 9 on this game,
+    #: calibrated by ``python benches/ladder.py --calibrate``; None: the agents' default.
+    LEVEL_TEMPERATURES: ClassVar[tuple[float, ...] | None] = None
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; play() returns a new one")

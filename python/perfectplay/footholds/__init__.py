@@ -64,6 +64,9 @@ class Position(RowColPosition):
 
     __slots__ = ("_neighbours", "a", "b", "mover", "standing")
     _MOVE = "a footholds move"
+    # GradedAgent's levels, calibrated on the ladder's board: python benches/ladder.py
+    # --calibrate footholds --games 8000 (December 6; the docs' review guide).
+    LEVEL_TEMPERATURES = (13.3, 5.88, 4.02, 2.96, 2.24, 1.75, 1.37, 1.06, 0.777)
     standing: int
     a: int
     b: int

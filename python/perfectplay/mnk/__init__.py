@@ -219,6 +219,9 @@ class Position(MarkPosition[tuple[int, int]], RowColPosition):
 
     __slots__ = ()
     _MOVE = "an m,n,k move"
+    # GradedAgent's levels, calibrated on the ladder's board: python benches/ladder.py
+    # --calibrate mnk --games 8000 (December 6; the docs' review guide).
+    LEVEL_TEMPERATURES = (13.1, 4.76, 2.8, 2.02, 1.56, 1.26, 1.02, 0.819, 0.64)
 
     def __init__(self, board: Any, k: int) -> None:
         rows, cols, marks = read_mark_grid(args.to_item(board))
