@@ -4,6 +4,8 @@
 //! (Ctrl-C) and returns `true` to stop. Polling costs a GIL round trip, so it runs only every
 //! [`POLL_EVERY`] nodes.
 
+use crate::engine::pool::Monitor;
+
 /// How many nodes pass between two calls of the poll callback (a few milliseconds of search).
 pub const POLL_EVERY: u64 = 1 << 15;
 
@@ -101,6 +103,27 @@ impl<'a> Budget<'a> {
         }
         Ok(())
     }
+}
+
+/// Runs `work` under a budget of `limit` nodes that polls `monitor` (which draws a bar and
+/// watches for Ctrl-C): with `shows_nodes`, as the nodes searched so far out of the limit (0:
+/// none), a long proof's bar; otherwise as no progress.
+pub fn monitored<T>(
+    limit: Option<u64>,
+    shows_nodes: bool,
+    monitor: Monitor<'_>,
+    work: impl FnOnce(&mut Budget) -> T,
+) -> T {
+    let total = limit.map_or(0, |limit| usize::try_from(limit).unwrap_or(usize::MAX));
+    let mut polls = 0usize;
+    let mut poll = || {
+        polls += 1;
+        match shows_nodes {
+            true => monitor(polls.saturating_mul(POLL_EVERY as usize), total),
+            false => monitor(0, 0),
+        }
+    };
+    work(&mut Budget::new(limit, &mut poll))
 }
 
 /// Runs `f` with a budget that never polls: for Rust callers and tests.

@@ -237,11 +237,6 @@ fn book_arg<'py>(
         let found = openings.call_method1("book_for", (book, width, height))?;
         found.extract()
     };
-    let shipped = |roles: &[&str]| -> PyResult<Bound<'py, PyAny>> {
-        // Not `openings`, which would import numpy and the book readers with it.
-        let shipped = py.import("perfectplay.connect4.shipped")?;
-        shipped.call_method1("shipped_files", (roles.to_vec(),))
-    };
     match book {
         // None (no book) is answered here: asking Python would double a short call's time.
         Some(book) if book.is_none() => Ok(BookChoice::None),
@@ -251,19 +246,17 @@ fn book_arg<'py>(
         _ if (i128::from(width), i128::from(height)) != DEFAULT => Ok(BookChoice::None),
         _ => {
             let opening = OPENING.get_or_try_init(py, || {
-                let files: OpeningFilesArg = shipped(&["opening"])?.extract()?;
-                let file = files.opening.into_core();
+                let file = shipped_file(py, "opening")?;
                 Ok::<_, PyErr>(py.detach(|| read_opening(&file))?)
             })?;
             if reach.is_some_and(|stones| stones < opening.depth()) {
                 return Ok(BookChoice::Packaged(opening, None));
             }
             let deep = DEEP.get_or_try_init(py, || {
-                let files: DeepFilesArg = shipped(&["deep", "next", "fourteen"])?.extract()?;
                 let files = DeepFiles {
-                    deep: files.deep.into_core(),
-                    next: files.next.into_core(),
-                    fourteen: files.fourteen.into_core(),
+                    deep: shipped_file(py, "deep")?,
+                    next: shipped_file(py, "next")?,
+                    fourteen: shipped_file(py, "fourteen")?,
                 };
                 Ok::<_, PyErr>(py.detach(|| read_deep(&files))?)
             })?;
@@ -272,44 +265,22 @@ fn book_arg<'py>(
     }
 }
 
-/// `perfectplay.connect4.shipped.shipped_files(roles)`: where each shipped book is and what
-/// it must be.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct OpeningFilesArg {
-    opening: ShippedFileArg,
-}
-
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct DeepFilesArg {
-    deep: ShippedFileArg,
-    next: ShippedFileArg,
-    fourteen: ShippedFileArg,
-}
-
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ShippedFileArg {
-    path: String,
-    bytes: usize,
-    sha256: String,
-    named: String,
-    size_means: String,
-    fix: String,
-    not_ours: String,
-}
-
-impl ShippedFileArg {
-    fn into_core(self) -> ShippedFile {
-        ShippedFile {
-            path: self.path,
-            bytes: self.bytes,
-            sha256: self.sha256,
-            named: self.named,
-            size_means: self.size_means,
-            fix: self.fix,
-            not_ours: self.not_ours,
-        }
-    }
+/// `perfectplay.connect4.shipped.shipped_files([role])[role]`: where a shipped book is and what
+/// it must be (a dict of [`ShippedFile`]'s fields).
+fn shipped_file(py: Python<'_>, role: &str) -> PyResult<ShippedFile> {
+    // Not `openings`, which would import numpy and the book readers with it.
+    let shipped = py.import("perfectplay.connect4.shipped")?;
+    let entry = shipped
+        .call_method1("shipped_files", ([role],))?
+        .get_item(role)?;
+    let text = |field: &str| entry.get_item(field)?.extract::<String>();
+    Ok(ShippedFile {
+        path: text("path")?,
+        bytes: entry.get_item("bytes")?.extract()?,
+        sha256: text("sha256")?,
+        named: text("named")?,
+        size_means: text("size_means")?,
+        fix: text("fix")?,
+        not_ours: text("not_ours")?,
+    })
 }

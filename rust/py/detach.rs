@@ -2,7 +2,7 @@
 //! the progress bar and, on the main thread, watches for Ctrl-C. Every binding file uses it;
 //! it uses none of them.
 
-use crate::engine::budget::Budget;
+use crate::engine::budget::{Budget, monitored};
 use crate::engine::error::Result as CoreResult;
 use crate::engine::pool::Monitor;
 use pyo3::prelude::*;
@@ -70,10 +70,7 @@ pub fn search_detached<T: Send>(
     node_limit: Option<u64>,
     search: impl FnOnce(&mut Budget) -> crate::engine::error::Result<T> + Send,
 ) -> PyResult<T> {
-    released(py, |monitor| {
-        let mut poll = || monitor(0, 0);
-        search(&mut Budget::new(node_limit, &mut poll))
-    })
+    released(py, |monitor| monitored(node_limit, false, monitor, search))
 }
 
 /// Is this the interpreter's main thread, the one Ctrl-C reaches? `threading` is asked once

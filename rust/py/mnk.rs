@@ -1,6 +1,6 @@
 //! `perfectplay._core.mnk`: moves are (row, col).
 
-use crate::engine::budget::{Budget, POLL_EVERY};
+use crate::engine::budget::{Budget, monitored};
 use crate::engine::error::Result as CoreResult;
 use crate::games::mnk::call::{self, BATCH, BOARD, Call, PROOF, RANDOM};
 use crate::games::mnk::prover::{Node, Proof};
@@ -81,16 +81,10 @@ bindings! {
     #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None, progress=False)")]
     fn breaker_proof(py, board, k, breaker_first: bool; options = PROOF) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
-        let limit = call.node_limit;
-        // The bar counts nodes: the poll comes every POLL_EVERY of them.
         let proof = detached(py, options.checked.progress, "proof nodes", |monitor| {
-            let mut polls = 0usize;
-            let total = limit.map_or(0, |limit| limit as usize);
-            let mut poll = || {
-                polls += 1;
-                monitor(polls.saturating_mul(POLL_EVERY as usize), total)
-            };
-            call.breaker_proof(breaker_first, &mut Budget::new(limit, &mut poll))
+            monitored(call.node_limit, true, monitor, |budget| {
+                call.breaker_proof(breaker_first, budget)
+            })
         })?;
         match proof {
             None => Ok(py.None().into_bound(py)),
