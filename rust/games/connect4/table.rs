@@ -43,7 +43,7 @@ const START_BITS: u32 = 13;
 /// Bytes of a bucket.
 pub const BUCKET_BYTES: usize = size_of::<Bucket>();
 
-/// The main table counts one store in this many (see [`MainTable::put`]).
+/// A main table counts one store in this many (see [`Growth::count`]).
 const COUNT_ONE_IN: u64 = 64;
 
 #[repr(C, align(32))]
@@ -57,6 +57,73 @@ struct OwnLine<T>(T);
 // SAFETY: zero entries are empty entries, and atomics need no drop.
 unsafe impl Zeroable for Bucket {}
 
+/// The part of a main table a search uses and how it grows (see the module): its bucket bits
+/// now and at most, and the results stored since the search started, on a cache line of its
+/// own.
+struct Growth {
+    bits: AtomicU32,
+    max_bits: u32,
+    stored: OwnLine<AtomicU64>,
+}
+
+impl Growth {
+    fn new(bits: u32, max_bits: u32) -> Growth {
+        Growth {
+            bits: AtomicU32::new(bits),
+            max_bits,
+            stored: OwnLine(AtomicU64::new(0)),
+        }
+    }
+
+    /// The bucket bits in use now.
+    #[inline(always)]
+    fn bits(&self) -> u32 {
+        self.bits.load(Relaxed)
+    }
+
+    /// Counts a store made while `bits` were in use, of a key whose mixed low word is `low`,
+    /// into a table of `ways` entries a bucket: the part in use doubles once the count reaches
+    /// half its entries. One store in COUNT_ONE_IN is counted, by the key's low bits (uniform):
+    /// the threads of a parallel search store at every node, and a count they all wrote each
+    /// time would bounce its cache line between their cores at every store. A load and a store
+    /// rather than an atomic add: the count is a heuristic, and a count lost to a race costs
+    /// nothing.
+    #[inline(always)]
+    fn count(&self, bits: u32, low: u64, ways: usize) {
+        if bits < self.max_bits && low % COUNT_ONE_IN == 0 {
+            let stored = self.stored.0.load(Relaxed) + COUNT_ONE_IN;
+            self.stored.0.store(stored, Relaxed);
+            if stored >= ((ways as u64) << bits) / 2 {
+                self.bits.store(bits + 1, Relaxed);
+            }
+        }
+    }
+
+    /// A new search: the count starts again.
+    fn restart_count(&mut self) {
+        *self.stored.0.get_mut() = 0;
+    }
+}
+
+/// An entry's data bits: what a search found and `work`, how much it cost (0..15).
+#[inline(always)]
+fn data_of(known: Known, work: u32) -> u64 {
+    ((known.lower + 32) as u64) << 14
+        | ((known.upper + 32) as u64) << 8
+        | u64::from(known.best) << 4
+        | u64::from(work.min(15))
+}
+
+/// What an entry's data bits say.
+#[inline(always)]
+fn known_of(entry: u64) -> Known {
+    Known {
+        lower: ((entry >> 14) & 63) as i32 - 32,
+        upper: ((entry >> 8) & 63) as i32 - 32,
+        best: ((entry >> 4) & 15) as u32,
+    }
+}
+
 /// What the main table knows of a position: bounds of its score and its best move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Known {
@@ -69,17 +136,12 @@ pub struct MainTable {
     buckets: HugeBuffer<Bucket>,
     key_bits: u32,
     key_mask: u64,
-    /// The bucket bits of the first part a search uses, and of the whole table.
+    /// The bucket bits of the first part a search uses.
     start_bits: u32,
-    max_bits: u32,
-    /// The bucket bits in use now.
-    bits: AtomicU32,
+    growth: Growth,
     /// Bits of the tag that hold the generation.
     generation_bits: u32,
     generation: u64,
-    /// Results stored since the search started (see [`MainTable::put`]), on a cache line of
-    /// its own.
-    stored: OwnLine<AtomicU64>,
     /// The most bucket bits used since the table was last zeroed.
     dirty_bits: u32,
 }
@@ -100,11 +162,9 @@ impl MainTable {
                 (1u64 << key_bits) - 1
             },
             start_bits,
-            max_bits,
-            bits: AtomicU32::new(start_bits),
+            growth: Growth::new(start_bits, max_bits),
             generation_bits: (64 - DATA_BITS - tag_bits).min(8),
             generation: 0,
-            stored: OwnLine(AtomicU64::new(0)),
             dirty_bits: start_bits,
         };
         table.clear();
@@ -128,13 +188,13 @@ impl MainTable {
 
     /// The table's size in bytes.
     pub fn bytes(&self) -> usize {
-        BUCKET_BYTES << self.max_bits
+        BUCKET_BYTES << self.growth.max_bits
     }
 
     /// Forgets every entry (a new generation; see the module's notes).
     pub fn clear(&mut self) {
         self.new_search();
-        *self.bits.get_mut() = self.start_bits;
+        *self.growth.bits.get_mut() = self.start_bits;
         self.generation += 1;
         if self.generation >> self.generation_bits != 0 {
             self.generation = 0;
@@ -148,8 +208,8 @@ impl MainTable {
     /// Starts a new search: the table grows again from its first part. Entries of earlier
     /// searches stay true (a score depends on the position alone) and are still found.
     pub fn new_search(&mut self) {
-        self.dirty_bits = self.dirty_bits.max(*self.bits.get_mut());
-        *self.stored.0.get_mut() = 0;
+        self.dirty_bits = self.dirty_bits.max(*self.growth.bits.get_mut());
+        self.growth.restart_count();
     }
 
     /// The key mixed by a bijection of the `key_bits`-bit integers.
@@ -178,22 +238,18 @@ impl MainTable {
     /// Asks the CPU to fetch a bucket that will be probed soon.
     #[inline(always)]
     pub fn prefetch(&self, mixed: u64) {
-        crate::engine::table::prefetch(&self.buckets[Self::index(mixed, self.bits.load(Relaxed))]);
+        crate::engine::table::prefetch(&self.buckets[Self::index(mixed, self.growth.bits())]);
     }
 
     #[inline(always)]
     pub fn get(&self, mixed: u64) -> Option<Known> {
         let tag = self.tag(mixed);
-        let bucket = &self.buckets[Self::index(mixed, self.bits.load(Relaxed))].0;
+        let bucket = &self.buckets[Self::index(mixed, self.growth.bits())].0;
         bucket
             .iter()
             .map(|entry| entry.load(Relaxed))
             .find(|&e| e >> DATA_BITS == tag)
-            .map(|e| Known {
-                lower: ((e >> 14) & 63) as i32 - 32,
-                upper: ((e >> 8) & 63) as i32 - 32,
-                best: ((e >> 4) & 15) as u32,
-            })
+            .map(known_of)
     }
 
     /// Stores what a search found; `work` (0..15) is how much it cost.
@@ -201,13 +257,9 @@ impl MainTable {
     pub fn put(&self, mixed: u64, known: Known, work: u32) {
         let tag = self.tag(mixed);
         let (generation, mask) = (self.generation, (1u64 << self.generation_bits) - 1);
-        let bits = self.bits.load(Relaxed);
+        let bits = self.growth.bits();
         let bucket = &self.buckets[Self::index(mixed, bits)].0;
-        let entry = tag << DATA_BITS
-            | ((known.lower + 32) as u64) << 14
-            | ((known.upper + 32) as u64) << 8
-            | u64::from(known.best) << 4
-            | u64::from(work.min(15));
+        let entry = tag << DATA_BITS | data_of(known, work);
         let mut victim = 0;
         let mut least = u64::MAX;
         for (slot, old) in bucket.iter().enumerate() {
@@ -224,17 +276,7 @@ impl MainTable {
             }
         }
         bucket[victim].store(entry, Relaxed);
-        // Counted one store in COUNT_ONE_IN, by the mixed key's low bits (uniform): the threads
-        // of a parallel search store at every node, and a count they all wrote each time would
-        // bounce its cache line between their cores at every store. A load and a store rather
-        // than an atomic add: the count is a heuristic, and a count lost to a race costs nothing.
-        if bits < self.max_bits && mixed % COUNT_ONE_IN == 0 {
-            let stored = self.stored.0.load(Relaxed) + COUNT_ONE_IN;
-            self.stored.0.store(stored, Relaxed);
-            if stored >= ((WAYS as u64) << bits) / 2 {
-                self.bits.store(bits + 1, Relaxed);
-            }
-        }
+        self.growth.count(bits, mixed, WAYS);
     }
 }
 
@@ -301,11 +343,7 @@ pub struct WideTable {
     buckets: HugeBuffer<WideBucket>,
     key_mask: u128,
     key_bits: u32,
-    /// The bucket bits of the whole table, and those in use now.
-    max_bits: u32,
-    bits: AtomicU32,
-    /// Results stored since the search started (see [`MainTable::put`]).
-    stored: OwnLine<AtomicU64>,
+    growth: Growth,
     /// The generation of this search's entries (a clear starts a new one); 0 is never current.
     generation: u64,
 }
@@ -329,7 +367,7 @@ const WIDE_GENERATION_BITS: u32 = 40;
 impl WideTable {
     #[inline(always)]
     fn bucket(&self, mixed: u128) -> (&WideBucket, u32) {
-        let bits = self.bits.load(Relaxed);
+        let bits = self.growth.bits();
         (
             &self.buckets[(mixed as usize) & ((1usize << bits) - 1)],
             bits,
@@ -353,9 +391,7 @@ impl Table<u128> for WideTable {
                 (1u128 << key_bits) - 1
             },
             key_bits,
-            max_bits,
-            bits: AtomicU32::new(START_BITS.min(max_bits)),
-            stored: OwnLine(AtomicU64::new(0)),
+            growth: Growth::new(START_BITS.min(max_bits), max_bits),
             generation: 1,
         })
     }
@@ -365,12 +401,12 @@ impl Table<u128> for WideTable {
     }
 
     fn bytes(&self) -> usize {
-        size_of::<WideBucket>() << self.max_bits
+        size_of::<WideBucket>() << self.growth.max_bits
     }
 
     fn clear(&mut self) {
         self.new_search();
-        *self.bits.get_mut() = START_BITS.min(self.max_bits);
+        *self.growth.bits.get_mut() = START_BITS.min(self.growth.max_bits);
         self.generation += 1;
         if self.generation >> WIDE_GENERATION_BITS != 0 {
             self.generation = 1;
@@ -383,7 +419,7 @@ impl Table<u128> for WideTable {
     }
 
     fn new_search(&mut self) {
-        *self.stored.0.get_mut() = 0;
+        self.growth.restart_count();
     }
 
     #[inline(always)]
@@ -419,11 +455,7 @@ impl Table<u128> for WideTable {
         if bucket.sequence.load(Relaxed) != before {
             return None;
         }
-        found.map(|e| Known {
-            lower: ((e >> 14) & 63) as i32 - 32,
-            upper: ((e >> 8) & 63) as i32 - 32,
-            best: ((e >> 4) & 15) as u32,
-        })
+        found.map(known_of)
     }
 
     #[inline(always)]
@@ -440,11 +472,7 @@ impl Table<u128> for WideTable {
         }
         fence(Release);
         let (low, high) = (mixed as u64, (mixed >> 64) as u64);
-        let data = self.generation << DATA_BITS
-            | ((known.lower + 32) as u64) << 14
-            | ((known.upper + 32) as u64) << 8
-            | u64::from(known.best) << 4
-            | u64::from(work.min(15));
+        let data = self.generation << DATA_BITS | data_of(known, work);
         let weight = |entry: &[AtomicU64; 3]| {
             let old = entry[2].load(Relaxed);
             if old >> DATA_BITS == self.generation {
@@ -468,14 +496,7 @@ impl Table<u128> for WideTable {
         victim[1].store(high, Relaxed);
         victim[2].store(data, Relaxed);
         bucket.sequence.store(sequence + 2, Release);
-        // Counted as the 64-bit table counts (see there).
-        if bits < self.max_bits && (mixed as u64) % COUNT_ONE_IN == 0 {
-            let stored = self.stored.0.load(Relaxed) + COUNT_ONE_IN;
-            self.stored.0.store(stored, Relaxed);
-            if stored >= ((WIDE_WAYS as u64) << bits) / 2 {
-                self.bits.store(bits + 1, Relaxed);
-            }
-        }
+        self.growth.count(bits, mixed as u64, WIDE_WAYS);
     }
 }
 
