@@ -220,6 +220,11 @@ struct Threats {
     /// no more empty cells than the moves left to fill them) / by the opponent.
     my_hope: bool,
     their_hope: bool,
+    /// The cells of every window with hope for either side. A stone anywhere else completes
+    /// and blocks nothing any more: playing there is passing, and an extra stone never hurts
+    /// in an m,n,k-game, so some move here scores at least as well (plies included) and the
+    /// others need no search.
+    live: u64,
 }
 
 pub struct Solver<'a, 'b> {
@@ -289,6 +294,7 @@ impl Solver<'_, '_> {
             their_wins: 0,
             my_hope: false,
             their_hope: false,
+            live: 0,
         };
         for &window in &geometry.windows {
             let (my_stones, their_stones) =
@@ -297,7 +303,10 @@ impl Solver<'_, '_> {
                 if my_stones + 1 == k {
                     threats.my_wins |= window & !mine;
                 }
-                threats.my_hope |= k - my_stones <= my_moves;
+                if k - my_stones <= my_moves {
+                    threats.my_hope = true;
+                    threats.live |= window;
+                }
             }
             if my_stones == 0 {
                 if their_stones == k {
@@ -305,7 +314,10 @@ impl Solver<'_, '_> {
                 } else if their_stones + 1 == k {
                     threats.their_wins |= window & !theirs;
                 }
-                threats.their_hope |= k - their_stones <= their_moves;
+                if k - their_stones <= their_moves {
+                    threats.their_hope = true;
+                    threats.live |= window;
+                }
             }
         }
         threats
@@ -379,11 +391,11 @@ impl Solver<'_, '_> {
                 first = self.engine.inverses[symmetry][stored.best_move as usize];
             }
         }
-        // A single threat of the opponent must be blocked; otherwise every empty cell.
+        // A single threat of the opponent must be blocked; otherwise every live cell.
         let candidates = if threats.their_wins != 0 {
             threats.their_wins
         } else {
-            empty
+            empty & threats.live
         };
         let mut moves = [0u8; 64];
         let mut count = 0;
