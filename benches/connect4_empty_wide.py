@@ -3,7 +3,7 @@ the published results: the outcome and the move on which the game ends with perf
 Steininger's c4 README tables them (Tromp's 8x8, 2015, agrees). Each board runs in a fresh
 process, stopped after `--timeout` seconds; the smallest boards first.
 
-    python benches/connect4_empty_wide.py --threads 2 --table-mb 4096 --timeout 3300 --boards 11x5
+    python benches/connect4_empty_wide.py --threads 2 --table-mb 4096 --timeout 3300 --boards 5x12
 
 Pons' score of the empty board gives both: a win with the stone of move `m` scores
 (cells + 2 - m) // 2 for the winner (negative when it is the second player's), a draw 0 (the
