@@ -26,3 +26,5 @@ def test_rust_python_and_exhaustive_agree(
     value, plies, best = plain_core.exhaustive_mnk(board, k)
     assert (rust.value, rust.plies, rust.best_moves) == (value, plies, tuple(best))
     assert rust_mnk.analyze(board, k) == python_mnk.analyze(board, k)
+    # The weak search alone, as mnk.value runs it where the prover finds no proof.
+    assert rust_mnk.search_value(board, k) == python_mnk.search_value(board, k) == value

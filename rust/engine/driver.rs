@@ -252,6 +252,22 @@ pub fn solve<R: Rules, A: Answers<R>>(
     })
 }
 
+/// The value of `root` for the side to move (1 win, 0 draw, -1 loss) from two null windows
+/// around a draw, never the exact score: a weak solve, with no move ranked.
+pub fn value<R: Rules, A: Answers<R>>(
+    search: &mut Game<R, A>,
+    root: &R::Position,
+) -> Result<i8, Stop> {
+    if search.window_score(root, 0, 1)? > 0 {
+        return Ok(1);
+    }
+    Ok(if search.window_score(root, -1, 0)? >= 0 {
+        0
+    } else {
+        -1
+    })
+}
+
 /// The plies still played from `root` under perfect play (the judge's answer for footholds).
 pub fn plies<R: Rules, A: Answers<R>>(
     search: &mut Game<R, A>,

@@ -73,6 +73,14 @@ bindings! {
         })
     }
 
+    /// The value for the side to move, 1, 0 or -1, by the search alone: two null-window
+    /// searches, no move ranked (``mnk.value`` runs it when the prover finds no proof).
+    #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
+    fn search_value(py, board, k; options = BOARD) -> i8 {
+        let call = of_board(board, k, &options)?;
+        search_detached(py, call.node_limit, |budget| call.value(budget))
+    }
+
     /// A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the
     /// side to move, or with ``breaker_first`` the other side. ``None`` when no proof is found;
     /// else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,

@@ -81,8 +81,9 @@ def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
         not position.x | position.o or position.breaker(True) is not None
     ):
         return 0
-    searched = implementation("mnk").solve(position.board, position.k, **position.search_options())
-    return int(searched.value)
+    return int(
+        implementation("mnk").search_value(position.board, position.k, **position.search_options())
+    )
 
 
 @takes(OPTIONS)

@@ -28,6 +28,7 @@ __all__ = [
     "is_reachable",
     "random_positions",
     "ranked_moves",
+    "search_value",
     "solve",
     "solve_empty",
 ]
@@ -250,6 +251,15 @@ def solve(board: Any, k: int, **options: Unpack[SearchOptions]) -> Solution[tupl
     """The position solved for the side to move; moves are (row, col)."""
     checked = Options.read(options, "solve", BOARD)
     return _call(board, k, checked).solve()
+
+
+@takes(BOARD)
+def search_value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
+    """The value for the side to move, 1, 0 or -1, by the search alone, no move ranked
+    (``mnk.value`` runs it when the prover finds no proof)."""
+    checked = Options.read(options, "search_value", BOARD)
+    call = _call(board, k, checked)
+    return score.value(call.search.score(call.root))
 
 
 @takes(BOARD)

@@ -82,6 +82,11 @@ impl Call {
         Ok(answers)
     }
 
+    /// The value for the side to move by a weak search: no move ranked.
+    pub fn value(&self, budget: &mut Budget) -> Result<i8> {
+        self.query.value(TableUse::Kept(self.table_bytes), budget)
+    }
+
     pub fn best_move(&self, budget: &mut Budget) -> Result<Option<u8>> {
         self.query
             .best_move(TableUse::Kept(self.table_bytes), budget)

@@ -451,6 +451,11 @@ impl Query {
         })
     }
 
+    /// The value for the side to move (1, 0, -1) by a weak search ([`driver::value`]).
+    pub fn value(&self, table: TableUse, budget: &mut Budget) -> Result<i8> {
+        self.answer(table, budget, |game| driver::value(game, &self.board))
+    }
+
     /// The first best move, or `None` once the game is over.
     pub fn best_move(&self, table: TableUse, budget: &mut Budget) -> Result<Option<u8>> {
         self.answer(table, budget, |game| {
