@@ -98,6 +98,49 @@ def test_the_players_summaries_add_up(name: str) -> None:
                 assert player.accuracy == pytest.approx(100 * credit / len(mine))
 
 
+def student_record(start: connect4.Position, rng: random.Random) -> list[int]:
+    """A game to its end from ``start``, a best move four times in five, else a random one."""
+    here, moves = start, []
+    while not here.is_over:
+        best = here.best_moves()
+        move = rng.choice(best) if rng.random() < 0.8 else rng.choice(here.legal_moves)
+        moves.append(move)
+        here = here.play(move)
+    return moves
+
+
+def judged_by_ranking(start: connect4.Position, record: list[int]) -> Review:
+    from perfectplay._kernel import review as reviewing
+
+    pons = connect4._pons_of_move
+    judge = reviewing.judge_by_ranking
+    return reviewing.review(start, record, ("x", "o"), move_score=pons, judge=judge)
+
+
+@pytest.mark.parametrize(
+    ("size", "stones", "games"),
+    [
+        # 7x6 one and two stones past the books, where the null windows save most.
+        pytest.param((7, 6), 13, 3, marks=pytest.mark.compiled),
+        ((4, 4), 3, 12),
+    ],
+)
+def test_connect_four_judges_moves_as_the_ranking_does(
+    size: tuple[int, int], stones: int, games: int
+) -> None:
+    """Connect Four's review scores only the position and the move played; the answers are
+    those of every move ranked exactly (the other games' way)."""
+    rng = random.Random(17)
+    for _ in range(games):
+        start = connect4.Position.empty(*size)
+        while start.played < stones:
+            start = start.play(rng.choice(start.legal_moves))
+            if start.is_over:
+                start = connect4.Position.empty(*size)
+        record = student_record(start, rng)
+        assert connect4.review(record, start=start) == judged_by_ranking(start, record)
+
+
 def test_connect_four_scores_what_each_move_gave_away() -> None:
     review = connect4.review("4453")
     scores = [connect4.analyze(text) for text in ("", "4", "44", "445")]

@@ -2,9 +2,11 @@
 which moves were best, and each player's perfect-move rate, good-move rate, blunders and
 accuracy.
 
-Every figure comes from the position before the move, ranked by the core
-(``Position.ranked_moves``): each legal move's value for its player (1 win, 0 draw, -1 loss)
-and the plies left with it. A move is
+Every figure comes from the position before the move: each legal move's value for its player
+(1 win, 0 draw, -1 loss) and the plies left with it, as the core ranks them
+(``Position.ranked_moves``). A game may judge a move more cheaply with the same answers
+(Connect Four scores only the position and the move played, and tests the other moves against
+the best score with one null window each). A move is
 
 * **perfect** when it is one of the best moves by the package's rule (the highest value; among
   wins the quickest, among draws and losses the longest: ``solve().best_moves``);
@@ -150,6 +152,20 @@ class Review:
 
 
 Score = Callable[[Any, int, int], int]
+#: What a review needs of one move: every best move of the position (ascending, as
+#: ``best_moves()`` gives them), the best moves' (value, plies) and the move played's.
+Judged = tuple[tuple[Any, ...], tuple[int, int], tuple[int, int]]
+#: ``judge(position, move, options)``: the move judged, asked once a move in the record's order.
+Judge = Callable[[Any, Any, dict[str, Any]], Judged]
+
+
+def judge_by_ranking(here: Any, move: Any, options: dict[str, Any]) -> Judged:
+    """A move judged from every move's exact answer (``Position.ranked_moves``)."""
+    ranked = here.ranked_moves(**options)
+    _, best_value, best_plies = ranked[0]
+    played = next((v, p) for m, v, p in ranked if m == move)
+    best = tuple(sorted(m for m, v, p in ranked if (v, p) == (best_value, best_plies)))
+    return best, (best_value, best_plies), played
 
 
 def review(
@@ -158,12 +174,13 @@ def review(
     players: Sequence[str],
     *,
     move_score: Score | None = None,
+    judge: Judge = judge_by_ranking,
     **options: Any,
 ) -> Review:
     """Reviews ``moves`` played from the position ``start`` (see the module); ``players`` are
     the game's marks, first player first; ``move_score(position, value, plies)`` gives a move's
-    own score where the game has one (Connect Four's Pons score). ``options`` (``node_limit``,
-    ``book``...) pass on to the searches."""
+    own score where the game has one (Connect Four's Pons score); ``judge`` judges each move.
+    ``options`` (``node_limit``, ``book``...) pass on to the searches."""
     here = start
     reviewed: list[ReviewedMove] = []
     illegal = None
@@ -174,19 +191,16 @@ def review(
             illegal = IllegalMove(ply, given, str(error))
             break
         move = here.move(here.action(given))
-        reviewed.append(_reviewed(here, ply, move, move_score, options))
+        reviewed.append(_reviewed(here, ply, move, judge(here, move, options), move_score))
         here = after
     summaries = {mark: _summary([m for m in reviewed if m.player == mark]) for mark in players}
     return Review(tuple(reviewed), summaries, here, illegal, start)
 
 
 def _reviewed(
-    here: Any, ply: int, move: Any, move_score: Score | None, options: dict[str, Any]
+    here: Any, ply: int, move: Any, judged: Judged, move_score: Score | None
 ) -> ReviewedMove:
-    ranked = here.ranked_moves(**options)
-    _, best_value, best_plies = ranked[0]
-    value, plies = next((v, p) for m, v, p in ranked if m == move)
-    best = tuple(m for m, v, p in ranked if (v, p) == (best_value, best_plies))
+    best, (best_value, best_plies), (value, plies) = judged
     kept = value == best_value
     plies_lost = None
     if kept:

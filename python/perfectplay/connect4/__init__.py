@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay._kernel import args
 from perfectplay._kernel import review as _review
+from perfectplay._kernel import score as scoring
 from perfectplay._kernel.position import BasePosition, backend_functions, check_action
 from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
@@ -275,7 +276,36 @@ def review(
     (1, 1.0)"""
     here = Position.empty(width, height) if start is None else start
     moves = _record_columns(record, here.cols) if isinstance(record, str) else list(record)
-    return _review.review(here, moves, ("x", "o"), move_score=_pons_of_move, **options)
+    return _review.review(
+        here, moves, ("x", "o"), move_score=_pons_of_move, judge=_ScoreJudge(), **options
+    )
+
+
+class _ScoreJudge:
+    """Connect Four's moves judged for a review with the answers of ``ranked_moves`` at less
+    cost: the position's exact score (from the books, or carried from the move before), its
+    best moves by one null window a move (``best_moves``), and the exact score of the move
+    played only where it is not a best one. The other moves are never scored exactly, which
+    one and two stones past the books is most of the work."""
+
+    def __init__(self) -> None:
+        self.score: int | None = None  # the next position's, score.py's scale
+
+    def __call__(self, here: Position, move: int, options: dict[str, Any]) -> _review.Judged:
+        if self.score is None:
+            self.score = rules.engine_of(here.score(**options), here.played, here.cells)
+        best, cells_left = here.best_moves(**options), here.cells - here.played
+        played = -self.score
+        if move not in best:
+            after = here.play(move)
+            played = rules.engine_of(after.score(**options), after.played, after.cells)
+        judged = (
+            best,
+            (scoring.value(self.score), scoring.plies(self.score, cells_left)),
+            (-scoring.value(played), 1 + scoring.plies(played, cells_left - 1)),
+        )
+        self.score = played
+        return judged
 
 
 def _record_columns(record: str, width: int) -> list[int]:
