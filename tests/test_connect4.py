@@ -553,12 +553,17 @@ def test_a_split_move_string_that_is_wrong_says_so(c4: Any, text: str, message: 
 
 def test_a_move_string_of_any_length_is_read_only_as_far_as_the_board_goes(c4: Any) -> None:
     """A move past the full board is an error at its number, so a text of a million digits
-    costs no more than one of 43: the same error, quickly, on both backends."""
+    costs no more than one of 43: the same error, quickly, on both backends; the message quotes
+    the text's first 40 characters and its length."""
     long = "1" * 1_000_000
-    with pytest.raises(ValueError, match=r"^move 7 of '1{1000000}': column 1 is full$"):
+    quoted = r"'1{40}'\.\.\. \(1000000 characters\)"
+    with pytest.raises(ValueError, match=rf"^move 7 of {quoted}: column 1 is full$"):
         c4.value(long)
     won = "2252576253462244111563365343671351441" + "7" * 100_000
-    with pytest.raises(ValueError, match=r"^move 40 of '\d+': the game is over \(four in a row\)"):
+    quoted = r"'\d{40}'\.\.\. \(100037 characters\)"
+    with pytest.raises(
+        ValueError, match=rf"^move 40 of {quoted}: the game is over \(four in a row\)"
+    ):
         c4.value(won)
 
 

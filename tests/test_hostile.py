@@ -312,3 +312,30 @@ def test_a_list_subclass_that_lies_is_read_as_it_is_on_both_backends() -> None:
         api = implementation("footholds", backend)
         answers.append(api.total_moves(LyingList([[1, 1]]), (0, 0), (0, 1)))
     assert answers == [1, 1]
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize(
+    "record, start",
+    [
+        ("4" * 7 + "1" * 100_000, "move 7 of '4444444111111111111111111111111111111111'..."),
+        ("1 2\t" + "9" * 50, "move 3 of '1 2\\t" + "9" * 36 + "'... (54 characters)"),
+        ("4444444", "move 7 of '4444444': column 4 is full"),
+    ],
+    ids=["100,007 characters", "a tab", "short"],
+)
+def test_a_long_move_string_is_quoted_short_and_alike_on_both_backends(
+    record: str, start: str
+) -> None:
+    from perfectplay._kernel.backend import implementation
+
+    messages = []
+    for backend in ("rust", "python"):
+        with pytest.raises(ValueError) as raised:
+            implementation("connect4", backend).solve(record)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith(start)
+    assert len(messages[0]) < 150
+    if len(record) > 40:
+        assert f"({len(record)} characters)" in messages[0]

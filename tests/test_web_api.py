@@ -472,3 +472,11 @@ def test_each_request_is_answered_once_where_its_cost_calls_for() -> None:
     assert not costs_little("connect4", {"width": "6", "height": "7"}, [0, 1, 0, 1])
     assert not costs_little("connect4", {"width": "8", "height": "7"}, [])
     assert not costs_little("mnk", {"rows": "7", "cols": "7", "k": "5"}, [24])
+
+
+def test_a_long_bad_request_gets_a_short_message(server: Server) -> None:
+    moves = "3," * 60 + "x" * 400
+    status, answer = server.get(url("/api/analyze", game="connect4", moves=moves))
+    assert status == 400
+    assert answer["error"].endswith(f"... ({len(moves)} characters)")
+    assert len(answer["error"]) < 150

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from perfectplay._kernel import play as _play
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.game import Game
 from perfectplay.agents import PerfectAgent
 from perfectplay.errors import SearchLimitExceeded
@@ -20,16 +21,16 @@ _FORMS = {"cell": "a cell number from 1", "row-col": "ROW,COL from 1", "column":
 def _read_move(game: Game, text: str) -> Any:
     parts = text.replace(",", " ").split()
     if not parts or not all(part.lstrip("-").isdigit() for part in parts):
-        raise ValueError(f"not a move or a command: {text!r}")
+        raise ValueError(f"not a move or a command: {quoted(text)}")
     numbers = [int(part) - 1 for part in parts]
     if any(number < 0 for number in numbers):
-        raise ValueError(f"columns and cells count from 1, not {text!r}")
+        raise ValueError(f"columns and cells count from 1, not {quoted(text)}")
     if game.moves == "row-col":
         if len(numbers) != 2:
-            raise ValueError(f"a move is ROW,COL, not {text!r}")
+            raise ValueError(f"a move is ROW,COL, not {quoted(text)}")
         return tuple(numbers)
     if len(numbers) != 1:
-        raise ValueError(f"a move is one number, not {text!r}")
+        raise ValueError(f"a move is one number, not {quoted(text)}")
     return numbers[0]
 
 

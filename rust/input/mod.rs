@@ -76,6 +76,28 @@ pub fn text_rows(text: &str) -> impl Iterator<Item = &str> {
         .filter(|row| !row.chars().all(is_separator))
 }
 
+/// The characters of a text a message quotes whole; a longer text is cut there.
+pub const QUOTED_CHARS: usize = 40;
+
+/// A move string as error messages quote it, as Python's `repr` shows such a text (digits and
+/// separators; tabs and newlines escaped): whole up to [`QUOTED_CHARS`] characters, else its
+/// start and its length, so a message stays short however long the input (the twin's
+/// `args.quoted`).
+pub fn quoted(text: &str) -> String {
+    let count = text.chars().count();
+    let head: String = text.chars().take(QUOTED_CHARS).collect();
+    let head = head
+        .replace('\\', "\\\\")
+        .replace('\t', "\\t")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r");
+    if count <= QUOTED_CHARS {
+        format!("'{head}'")
+    } else {
+        format!("'{head}'... ({count} characters)")
+    }
+}
+
 /// A character as error messages show it: `'q'` when printable ASCII, else `U+00E9`.
 pub fn describe_char(c: char) -> String {
     if c.is_ascii_graphic() {

@@ -21,13 +21,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-__all__ = ["MAX_TABLE_MB", "Item", "Long", "Other", "int_arg", "node_limit", "table_mb"]
+__all__ = [
+    "MAX_TABLE_MB",
+    "Item",
+    "Long",
+    "Other",
+    "int_arg",
+    "node_limit",
+    "quoted",
+    "table_mb",
+]
 
 MAX_CELLS = 64  # the cells of a board read as rows unless its game says otherwise
 MAX_ITEMS = 128  # the items of a sequence read: Connect Four's largest boards and move lists
 MAX_DEPTH = 2  # board, rows, cells: deeper sequences are never looked into
 MAX_UNWRAPS = 4  # array-likes whose tolist() gives another array-like, at most
 MAX_TABLE_MB = 4096  # the largest transposition table a search may be given, in MiB
+QUOTED_CHARS = 40  # the characters of a text a message quotes whole; a longer one is cut
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error message quotes it, by ``repr``: whole up to ``QUOTED_CHARS``
+    characters, else its start and its length, so a message stays short however long the input
+    (the core's ``input::quoted``, for move strings)."""
+    if len(text) <= QUOTED_CHARS:
+        return repr(text)
+    return f"{text[:QUOTED_CHARS]!r}... ({len(text)} characters)"
 
 
 @dataclass(frozen=True)

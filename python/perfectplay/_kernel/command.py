@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.backend import BACKEND
 from perfectplay._kernel.errors import missing_extra
 
@@ -63,7 +64,7 @@ def shape(text: str) -> tuple[int, int]:
     """ROWSxCOLS, as argparse reads it."""
     rows, sep, cols = text.lower().partition("x")
     if not (sep and rows.isdigit() and cols.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 5x4, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 5x4, got {quoted(text)}")
     return int(rows), int(cols)
 
 
@@ -72,16 +73,17 @@ def seconds(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        message = f"expected a number of seconds, got {quoted(text)}"
+        raise argparse.ArgumentTypeError(message) from None
     if not (math.isfinite(seconds) and seconds > 0):
-        raise argparse.ArgumentTypeError(f"expected a finite, positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a finite, positive number, got {quoted(text)}")
     return seconds
 
 
 def positive(text: str) -> int:
     """A positive whole number, as argparse reads it."""
     if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {quoted(text)}")
     return int(text)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.backend import BACKEND, implementation
 from perfectplay._kernel.command import Command
 from perfectplay._kernel.judge import Format
@@ -199,7 +200,7 @@ def parse_int(text: str) -> int:
     other digits, and its message for "²" names no option)."""
     stripped = text.strip()
     if not _INT.fullmatch(stripped):
-        raise ValueError(f"expected an integer in the digits 0-9, got {text!r}")
+        raise ValueError(f"expected an integer in the digits 0-9, got {quoted(text)}")
     return int(stripped)
 
 
@@ -207,6 +208,6 @@ def parse_location(text: str) -> tuple[int, int]:
     """A cell written ``ROW,COL``."""
     parts = text.split(",")
     if len(parts) != 2 or not all(_INT.fullmatch(part.strip()) for part in parts):
-        raise ValueError(f"expected a cell as ROW,COL such as 1,0, got {text!r}")
+        raise ValueError(f"expected a cell as ROW,COL such as 1,0, got {quoted(text)}")
     row, col = (int(part) for part in parts)
     return row, col

@@ -320,7 +320,7 @@ def _record_columns(record: str, width: int) -> list[int]:
         if not "0" <= symbol <= "9":
             raise ValueError(
                 f"a Connect Four record is Pons' digits (columns from 1) or a list of "
-                f"columns, not {symbol!r} in {record!r}"
+                f"columns, not {symbol!r} in {args.quoted(record)}"
             )
         columns.append(int(symbol) - 1)
     return columns

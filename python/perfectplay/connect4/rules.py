@@ -120,7 +120,7 @@ def _play_columns(shape: Shape, columns: Sequence[int], shown: str | None) -> Po
     over = False
     first = 0 if shown is None else 1
     for index, col in enumerate(columns):
-        where = f"move {index + 1} of {shown!r}" if shown is not None else f"move {index + 1}"
+        where = f"move {index + 1}" + ("" if shown is None else f" of {args.quoted(shown)}")
         if over:
             raise ValueError(f"{where}: the game is over (four in a row) before move {index + 1}")
         if not 0 <= col < shape.width:

@@ -19,6 +19,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._kernel import review as _review
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.position import RowColPosition, backend_functions
 from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
@@ -262,7 +263,7 @@ def review(record: Any, *, start: Position | None = None, **options: Any) -> Rev
     (('A', (0, 0), 1, -1), ('B', (0, 2), 1, -1))"""
     if isinstance(record, str):
         raise TypeError(
-            f"a footholds record is a list of cells (row, col), not the string {record!r}"
+            f"a footholds record is a list of cells (row, col), not the string {quoted(record)}"
         )
     here = Position.start() if start is None else start
     return _review.review(here, record, ("A", "B"), **options)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.game import BatchOption, Game, parse_location
 from perfectplay.footholds import Position
 from perfectplay.footholds.judge import FORMATS
@@ -16,7 +17,7 @@ def _read(text: str, options: Mapping[str, Any]) -> Position:
     if len(words) not in (3, 4):
         raise ValueError(
             "a footholds position is BOARD ALOC BLOC [A|B], such as '111/111/111 1,0 1,2 A', "
-            f"not {text!r}"
+            f"not {quoted(text)}"
         )
     mover = words[3] if len(words) == 4 else "A"
     return Position(words[0], parse_location(words[1]), parse_location(words[2]), mover)

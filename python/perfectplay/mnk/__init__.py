@@ -279,6 +279,8 @@ def review(record: Any, *, start: Position | None = None, **options: Any) -> Rev
     >>> tuple((m.move, m.value_before, m.value_after) for m in game.moves)
     (((1, 1), 0, 0), ((0, 0), 0, 0), ((1, 2), 0, 0))"""
     if isinstance(record, str):
-        raise TypeError(f"an m,n,k record is a list of moves (row, col), not the string {record!r}")
+        raise TypeError(
+            f"an m,n,k record is a list of moves (row, col), not the string {args.quoted(record)}"
+        )
     here = Position.start() if start is None else start
     return _review.review(here, record, ("x", "o"), **options)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from perfectplay._kernel import review as _review
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.position import backend_functions, check_action
 from perfectplay._kernel.review import Review
 from perfectplay._kernel.types import Solution
@@ -126,5 +127,5 @@ def review(record: Any, *, start: Position | None = None) -> Review:
     >>> game.players["o"].blunders, game.players["x"].accuracy
     (1, 100.0)"""
     if isinstance(record, str):
-        raise TypeError(f"a tic-tac-toe record is a list of cells, not the string {record!r}")
+        raise TypeError(f"a tic-tac-toe record is a list of cells, not the string {quoted(record)}")
     return _review.review(Position() if start is None else start, record, ("x", "o"))

@@ -42,6 +42,7 @@ from importlib import resources
 from typing import Any
 
 from perfectplay import tablebase
+from perfectplay._kernel.args import quoted
 from perfectplay._kernel.files import open_regular
 from perfectplay._kernel.game import parse_int
 from perfectplay._registry import GAMES, game
@@ -95,7 +96,9 @@ def _moves(text: str) -> list[int]:
         return [parse_int(part) for part in parts]
     except ValueError:
         raise _Refused(
-            400, "ValueError", f"moves are actions joined by commas (digits 0-9), not {text!r}"
+            400,
+            "ValueError",
+            f"moves are actions joined by commas (digits 0-9), not {quoted(text)}",
         ) from None
 
 
@@ -107,7 +110,7 @@ def _int(query: Any, name: str) -> int:
         return parse_int(text)
     except ValueError:
         raise _Refused(
-            400, "ValueError", f"{name} must be an integer in the digits 0-9, not {text!r}"
+            400, "ValueError", f"{name} must be an integer in the digits 0-9, not {quoted(text)}"
         ) from None
 
 

@@ -34,7 +34,7 @@ use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::Score;
 pub use crate::games::connect4::bits::Bits;
 use crate::input::Item;
-use crate::input::MAX_ITEMS;
+use crate::input::{MAX_ITEMS, quoted};
 use crate::input::marks::read_mark_grid_of;
 use crate::input::rows::{Rows, parse_rows};
 
@@ -649,7 +649,7 @@ pub fn parse_position<B: Bits>(
         let first = if text.is_some() { 1 } else { 0 };
         let position = play_columns(&shape, &columns, true, first).map_err(|bad| {
             let shown = match text {
-                Some(text) => format!("move {} of '{text}'", bad.index + 1),
+                Some(text) => format!("move {} of {}", bad.index + 1, quoted(text)),
                 None => format!("move {}", bad.index + 1),
             };
             Error::Malformed(format!("{shown}: {}", bad.why))
@@ -686,11 +686,8 @@ pub fn parse_position<B: Bits>(
                 return Ok((shape, position));
             }
             let columns = columns_of_text(&digits).map_err(|bad| {
-                Error::Malformed(format!(
-                    "move {} of '{trimmed}': {}",
-                    bad.index + 1,
-                    bad.why
-                ))
+                let (index, text) = (bad.index + 1, quoted(trimmed));
+                Error::Malformed(format!("move {index} of {text}: {}", bad.why))
             })?;
             moves(shape, columns, Some(trimmed))
         }
