@@ -236,6 +236,34 @@ def test_bad_input_and_limits(mnk: Any) -> None:
         mnk.breaker_proof(_empty(6, 7), 5, False, node_limit=50)
 
 
+@pytest.mark.both_backends
+def test_a_proof_stops_at_the_memory_it_may_hold_alike_on_both_backends(
+    rust_mnk: Any, python_mnk: Any
+) -> None:
+    """A proof holds at most ``table_mb`` of nodes and tables (each entry counted at
+    ``ENTRY_BYTES``; not given, half the machine's memory): past it, the same ``MemoryError``
+    at the same entry on both backends, never the system's out-of-memory killer."""
+    from perfectplay.mnk.prover import ENTRY_BYTES
+
+    board = _empty(6, 7)
+    proof = rust_mnk.breaker_proof(board, 5, False)
+    assert proof is not None and proof == python_mnk.breaker_proof(board, 5, False)
+    entries = len(proof[2])  # the nodes alone: the tables hold more
+    for table_mb in (1 / 1024, entries * ENTRY_BYTES / 2**20):
+        messages = []
+        for backend in (rust_mnk, python_mnk):
+            with pytest.raises(MemoryError) as raised:
+                backend.breaker_proof(board, 5, False, table_mb=table_mb)
+            messages.append(str(raised.value))
+        assert messages[0] == messages[1]
+        assert messages[0].startswith(
+            f"the proof needed more than {int(table_mb * 1024) >> 10} MiB"
+        )
+    assert rust_mnk.breaker_proof(board, 5, False, table_mb=64) == proof
+    with pytest.raises(MemoryError, match="give it a node_limit or a larger table_mb"):
+        public.value(board, 5, table_mb=1 / 1024)
+
+
 @pytest.mark.usefixtures("sigint_handled")
 def test_a_proof_is_interrupted_by_ctrl_c(rust_mnk: Any) -> None:
     timer = threading.Timer(0.2, _thread.interrupt_main)

@@ -20,6 +20,8 @@ pub enum Error {
     Stopped(Stop),
     /// Memory for a table could not be had (Python `MemoryError`).
     OutOfMemory(OutOfMemory),
+    /// A proof grew past the memory it may hold, in bytes (Python `MemoryError`).
+    MemoryLimit(usize),
     /// A batch's row failed: its error, raised with the row named (the error's own class).
     InRow(usize, Box<Error>),
 }
@@ -39,6 +41,12 @@ impl fmt::Display for Error {
             Error::OutOfMemory(OutOfMemory { bytes }) => {
                 write!(f, "not enough memory: cannot allocate {bytes} bytes")
             }
+            Error::MemoryLimit(bytes) => write!(
+                f,
+                "the proof needed more than {} MiB of nodes and tables (table_mb; half this \
+                 machine's memory when not given): give it a node_limit or a larger table_mb",
+                bytes >> 20
+            ),
             Error::InRow(row, error) => write!(f, "row {row}: {error}"),
         }
     }

@@ -115,6 +115,24 @@ pub fn headroom() -> Result<(), OutOfMemory> {
     Ok(())
 }
 
+/// The machine's physical memory in bytes, where the system says (`None` elsewhere).
+pub fn physical_memory() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf reads a system constant; it has no preconditions.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page > 0 {
+            return (pages as usize).checked_mul(page as usize);
+        }
+    }
+    None
+}
+
 /// 2 MiB: the size of a huge page on x86-64 and arm64.
 const HUGE_PAGE: usize = 2 << 20;
 

@@ -47,7 +47,7 @@ impl From<Error> for PyErr {
             Error::Illegal(_) => IllegalPosition::new_err(message),
             Error::Stopped(Stop::Interrupted) => PyKeyboardInterrupt::new_err(message),
             Error::Stopped(Stop::NodeLimit(_)) => SearchLimitExceeded::new_err(message),
-            Error::OutOfMemory(_) => PyMemoryError::new_err(message),
+            Error::OutOfMemory(_) | Error::MemoryLimit(_) => PyMemoryError::new_err(message),
         }
     }
 }

@@ -86,7 +86,7 @@ bindings! {
     /// else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
     /// ``("potential",)`` or ``("split", [(move, reply, node), ...])``; cells are
     /// ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate.
-    #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None, progress=False)")]
+    #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None, table_mb=None, progress=False)")]
     fn breaker_proof(py, board, k, breaker_first: bool; options = PROOF) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         let proof = detached(py, options.checked.progress, "proof nodes", |monitor| {

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from perfectplay._kernel.options import SearchOptions
 
 #: The options of ``value`` and ``prove``: ``node_limit`` caps each search they run,
-#: ``progress`` draws the prover's nodes as a bar on standard error.
+#: ``table_mb`` the search's table and the prover's memory, ``progress`` draws the prover's
+#: nodes as a bar on standard error.
 OPTIONS = ("node_limit", "table_mb", "progress")
 
 #: The most positions a strategy from the search may hold in a certificate.
@@ -60,8 +61,8 @@ class _Position:
         return self.geometry.has_line(self.x) or self.geometry.has_line(self.o)
 
     def breaker(self, breaker_first: bool) -> Any:
-        passed = {o: self.options[o] for o in ("node_limit", "progress") if o in self.options}
-        return implementation("mnk").breaker_proof(self.board, self.k, breaker_first, **passed)
+        backend = implementation("mnk")
+        return backend.breaker_proof(self.board, self.k, breaker_first, **self.options)
 
     def search_options(self) -> dict[str, Any]:
         """The options the search takes (all but ``progress``)."""
@@ -72,8 +73,11 @@ class _Position:
 def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
     """The value of an m,n,k position for the side to move: 1 (a win), 0 (a draw) or -1 (a
     loss) with best play. A draw is proven by the weak-game prover where it can be; everything
-    else is searched (as ``solve``). ``node_limit`` caps each search it runs; ``progress=True``
-    draws the prover's nodes as a bar on standard error."""
+    else is searched (as ``solve``). ``node_limit`` caps each search it runs; ``table_mb`` is
+    the search's table and the most the prover's nodes and tables may hold (not given: half
+    the machine's memory, so a proof too large for it is a ``MemoryError``, never the system's
+    out-of-memory killer); ``progress=True`` draws the prover's nodes as a bar on standard
+    error."""
     position = _Position(board, k, "value", dict(options))
     if position.state != PLAYING:
         return -1 if position.won() else 0
@@ -167,7 +171,7 @@ def _split(
         played = 1 << cell
         x, o = (position.x | played, position.o) if x_moves else (position.x, position.o | played)
         boards[cell] = position.text(x, o)
-    options = {o: v for o, v in position.options.items() if o == "node_limit"}
+    options = {o: v for o, v in position.options.items() if o in ("node_limit", "table_mb")}
     found: dict[int, Any] = {}
     folder = None if checkpoint is None else Path(checkpoint)
     if folder is not None:

@@ -10,6 +10,7 @@ other Maker move that needs an answer of its own.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,9 @@ PAIRING_STEPS = 200
 #: The most urgent replies Breaker tries where Maker has no threat.
 REPLIES = 3
 
+#: The bytes a proof's node or table entry is counted at against the memory it may hold.
+ENTRY_BYTES = 128
+
 #: ``(reply or None, root, nodes)``: the answer of ``breaker_proof``.
 Proof = tuple[int | None, int, list[tuple[Any, ...]]]
 
@@ -31,6 +35,16 @@ Proof = tuple[int | None, int, list[tuple[Any, ...]]]
 #: proof within the depth, which a deeper search may still find).
 PROVEN, FAILED = "proven", "failed"
 Found = tuple[str, Any]
+
+
+def half_the_machine() -> int | None:
+    """Half the machine's physical memory in bytes, where the system says (the core's
+    ``engine::memory::physical_memory``)."""
+    try:
+        pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * page // 2 if pages > 0 and page > 0 else None
 
 
 def _cells(mask: int) -> list[int]:
@@ -43,9 +57,12 @@ def _cells(mask: int) -> list[int]:
 
 
 class _Prover:
-    def __init__(self, geometry: Geometry, count_node: Callable[[], None]) -> None:
+    def __init__(
+        self, geometry: Geometry, count_node: Callable[[], None], memory: int | None
+    ) -> None:
         self.geometry = geometry
         self.count_node = count_node
+        self.most_entries = None if memory is None else memory // ENTRY_BYTES
         self.nodes: list[tuple[Any, ...]] = []
         self.zones: list[int] = []
         self.maps = symmetries(geometry.rows, geometry.cols)
@@ -84,7 +101,20 @@ class _Prover:
                 weight[cell] += gained
         return sorted(_cells(candidates), key=lambda cell: (-weight[cell], cell))
 
+    def within_memory(self) -> None:
+        """Raises ``MemoryError`` unless one more node or table entry fits the memory."""
+        if self.most_entries is None:
+            return
+        held = len(self.nodes) + len(self.maker_table) + len(self.breaker_table)
+        if held + len(self.mirrors) >= self.most_entries:
+            raise MemoryError(
+                f"the proof needed more than {self.most_entries * ENTRY_BYTES >> 20} MiB of "
+                "nodes and tables (table_mb; half this machine's memory when not given): give "
+                "it a node_limit or a larger table_mb"
+            )
+
     def add(self, node: tuple[Any, ...], zone: int) -> int:
+        self.within_memory()
         self.nodes.append(node)
         self.zones.append(zone)
         return len(self.nodes) - 1
@@ -104,7 +134,9 @@ class _Prover:
         if (node, symmetry) not in self.mirrors:
             back = self.maps[self.inverse[symmetry]]
             zone = permute(back, self.zones[node])
-            self.mirrors[node, symmetry] = self.add(("mirror", node, symmetry), zone)
+            mirror = self.add(("mirror", node, symmetry), zone)
+            self.within_memory()
+            self.mirrors[node, symmetry] = mirror
         return self.mirrors[node, symmetry]
 
     @staticmethod
@@ -138,6 +170,7 @@ class _Prover:
         self.count_node()
         # A position searched before, less deep, has been through the leaves' rules.
         found = self.prove_maker_node(maker, breaker, depth, entry is not None)
+        self.within_memory()
         self.maker_table[key] = self.entry(found, depth, seen)
         return found
 
@@ -202,6 +235,7 @@ class _Prover:
             return PROVEN, (reply, self.seen_as(child, entry[2], seen))
         self.count_node()
         found = self.prove_breaker_node(maker, breaker, depth)
+        self.within_memory()
         self.breaker_table[key] = self.entry(found, depth, seen)
         return found
 
@@ -238,14 +272,16 @@ def prove(
     breaker: int,
     breaker_first: bool,
     count_node: Callable[[], None],
+    memory: int | None = None,
 ) -> Proof | None:
     """Can Breaker (``breaker``'s stones) stop Maker (``maker``'s)? With ``breaker_first``
     Breaker moves next. ``None``: no proof found (Breaker tries only its ``REPLIES`` most urgent
     replies where Maker has no threat). Deeper and deeper: a shallow proof is found before a
-    deep failure is searched out."""
+    deep failure is searched out. The nodes and tables may hold ``memory`` bytes (None: no
+    bound), each entry counted at ``ENTRY_BYTES``; past that, ``MemoryError``."""
     if geometry.has_line(maker):
         return None
-    prover = _Prover(geometry, count_node)
+    prover = _Prover(geometry, count_node, memory)
     depth = 1
     while True:
         if breaker_first:

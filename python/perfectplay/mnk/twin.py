@@ -214,7 +214,7 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
 
 
 #: The options of ``breaker_proof``.
-PROOF = ("node_limit", "progress")
+PROOF = ("node_limit", "table_mb", "progress")
 
 #: Nodes between two updates of a proof's progress bar (the compiled core's poll interval).
 PROGRESS_EVERY = 1 << 15
@@ -231,9 +231,13 @@ def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[Sea
     if status(geometry, *((mine, theirs) if call.x_first else (theirs, mine))) != PLAYING:
         return None
     maker, breaker = (theirs, mine) if breaker_first else (mine, theirs)
+    given = checked.table_mb
+    # Not given: half the machine's memory, so a long proof stops before the system runs out.
+    memory = prover.half_the_machine() if given is None else int(float(given) * (1 << 20))
+    search, first = call.search, bool(breaker_first)
     if not checked.progress:
-        return prover.prove(geometry, maker, breaker, bool(breaker_first), call.search.count_node)
-    bar, search = batch.Progress("proof nodes"), call.search
+        return prover.prove(geometry, maker, breaker, first, search.count_node, memory)
+    bar = batch.Progress("proof nodes")
 
     def count_node() -> None:
         search.count_node()
@@ -241,7 +245,7 @@ def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[Sea
             bar(search.nodes, checked.node_limit or 0)
 
     try:
-        return prover.prove(geometry, maker, breaker, bool(breaker_first), count_node)
+        return prover.prove(geometry, maker, breaker, first, count_node, memory)
     finally:
         bar.close()
 

@@ -7,6 +7,7 @@ use crate::engine::budget::Budget;
 use crate::engine::columns::Columns;
 use crate::engine::driver::{self, MoveAnswer, Solution};
 use crate::engine::error::Result;
+use crate::engine::memory::physical_memory;
 use crate::engine::pool::Monitor;
 use crate::engine::random::{play, random_rows};
 use crate::games::mnk::{
@@ -21,7 +22,7 @@ use std::sync::Arc;
 /// The options of a function of one board, of `batch_solve` and of `random_positions`
 /// (tic-tac-toe's too). `tablebase=` is answered above both backends, by `perfectplay.mnk`.
 pub const BOARD: &[&str] = &["node_limit", "table_mb"];
-pub const PROOF: &[&str] = &["node_limit", "progress"];
+pub const PROOF: &[&str] = &["node_limit", "table_mb", "progress"];
 pub const BATCH: &[&str] = &[
     "moves",
     "threads",
@@ -37,6 +38,8 @@ pub struct Call {
     pub query: Query,
     pub node_limit: Option<u64>,
     table_bytes: usize,
+    /// `table_mb` as given: for a proof, the memory its nodes and tables may hold.
+    given_bytes: Option<usize>,
 }
 
 impl Call {
@@ -50,6 +53,7 @@ impl Call {
             query,
             node_limit: options.node_limit,
             table_bytes,
+            given_bytes: options.table_bytes,
         })
     }
 
@@ -110,7 +114,10 @@ impl Call {
         } else {
             (mine, theirs)
         };
-        prover::prove(geometry, maker, breaker, breaker_first, budget)
+        // Not given: half the machine's memory, so a long proof stops before the system runs out.
+        let half_the_machine = || physical_memory().map_or(usize::MAX, |bytes| bytes / 2);
+        let memory = self.given_bytes.unwrap_or_else(half_the_machine);
+        prover::prove(geometry, maker, breaker, breaker_first, memory, budget)
     }
 }
 

@@ -19,7 +19,7 @@
 //! nodes; the tests compare them.
 
 use crate::engine::budget::Budget;
-use crate::engine::error::Result;
+use crate::engine::error::{Error, Result};
 use crate::engine::memory::OutOfMemory;
 use crate::engine::symmetry::Symmetries;
 use crate::engine::window::cells_of;
@@ -33,6 +33,10 @@ pub const PAIRING_STEPS: u32 = 200;
 
 /// The most urgent replies Breaker tries where Maker has no threat.
 pub const REPLIES: usize = 3;
+
+/// The bytes a proof's node or table entry is counted at against the memory it may hold (what
+/// one takes here, with the tables' spare room, rounded up).
+pub const ENTRY_BYTES: usize = 128;
 
 /// How a node is proven; cells are bit indices (`row * cols + col`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,6 +96,8 @@ struct Prover<'g, 'b, 'p> {
     maker_table: Table<Entry<u32>>,
     /// Breaker-to-move positions: the reply and the node after it, or how deep none was found.
     breaker_table: Table<Entry<(u8, u32)>>,
+    /// The most nodes and table entries the proof may hold.
+    most_entries: usize,
 }
 
 /// Positions (Maker's and Breaker's stones) to what is known of them.
@@ -149,12 +155,14 @@ impl<T: Copy> Known<T> {
 
 /// Can Breaker (holding `breaker`) stop Maker (holding `maker`) from completing a window? With
 /// `breaker_first`, Breaker moves next, else Maker. `None`: no proof found (Breaker tries only
-/// its [`REPLIES`] most urgent replies where Maker has no threat).
+/// its [`REPLIES`] most urgent replies where Maker has no threat). The nodes and tables may
+/// hold `memory` bytes, each entry counted at [`ENTRY_BYTES`]; past that, `MemoryLimit`.
 pub fn prove(
     geometry: &Geometry,
     maker: u64,
     breaker: u64,
     breaker_first: bool,
+    memory: usize,
     budget: &mut Budget,
 ) -> Result<Option<Proof>> {
     let symmetries = Symmetries::of(geometry.rows, geometry.cols);
@@ -184,6 +192,7 @@ pub fn prove(
         zones: Vec::new(),
         maker_table: Table::default(),
         breaker_table: Table::default(),
+        most_entries: memory / ENTRY_BYTES,
     };
     if geometry.windows.iter().any(|&w| w & !maker == 0) {
         return Ok(None);
@@ -244,7 +253,20 @@ impl Prover<'_, '_, '_> {
         cells
     }
 
+    /// `Ok` while one more node or table entry fits the memory the proof may hold.
+    fn within_memory(&self) -> Result<()> {
+        let held = self.nodes.len()
+            + self.maker_table.len()
+            + self.breaker_table.len()
+            + self.mirrors.len();
+        if held >= self.most_entries {
+            return Err(Error::MemoryLimit(self.most_entries * ENTRY_BYTES));
+        }
+        Ok(())
+    }
+
     fn add(&mut self, node: Node, zone: u64) -> Result<u32> {
+        self.within_memory()?;
         let bytes = size_of::<Node>().saturating_mul(self.nodes.len().max(1));
         self.nodes
             .try_reserve(1)
@@ -284,6 +306,7 @@ impl Prover<'_, '_, '_> {
         let back = self.inverse[symmetry as usize] as usize;
         let zone = self.symmetries.permute(back, self.zones[node as usize]);
         let mirror = self.add(Node::Mirror(node, symmetry), zone)?;
+        self.within_memory()?;
         self.mirrors.try_reserve(1).map_err(|_| OutOfMemory {
             bytes: 16 * self.mirrors.len().max(1),
         })?;
@@ -306,6 +329,7 @@ impl Prover<'_, '_, '_> {
         // A position searched before, less deep, has been through the leaves' rules.
         let searched = entry.is_some();
         let found = self.prove_maker_node(maker, breaker, depth, searched)?;
+        self.within_memory()?;
         room(&mut self.maker_table)?;
         let known = Known::of(found, depth);
         self.maker_table.insert(
@@ -402,6 +426,7 @@ impl Prover<'_, '_, '_> {
         }
         self.budget.visit()?;
         let found = self.prove_breaker_node(maker, breaker, depth)?;
+        self.within_memory()?;
         room(&mut self.breaker_table)?;
         let known = Known::of(found, depth);
         self.breaker_table.insert(
@@ -565,14 +590,14 @@ mod tests {
     #[test]
     fn breaker_holds_five_in_a_row_on_five_by_five() {
         let geometry = Geometry::new(5, 5, 5).unwrap();
-        let proof = unlimited(|budget| prove(&geometry, 0, 0, false, budget)).unwrap();
+        let proof = unlimited(|budget| prove(&geometry, 0, 0, false, usize::MAX, budget)).unwrap();
         assert!(proof.is_some());
     }
 
     #[test]
     fn breaker_cannot_hold_three_in_a_row_on_three_by_three() {
         let geometry = Geometry::new(3, 3, 3).unwrap();
-        let proof = unlimited(|budget| prove(&geometry, 0, 0, false, budget)).unwrap();
+        let proof = unlimited(|budget| prove(&geometry, 0, 0, false, usize::MAX, budget)).unwrap();
         assert!(proof.is_none());
     }
 }
