@@ -155,11 +155,12 @@ Score = Callable[[Any, int, int], int]
 #: What a review needs of one move: every best move of the position (ascending, as
 #: ``best_moves()`` gives them), the best moves' (value, plies) and the move played's.
 Judged = tuple[tuple[Any, ...], tuple[int, int], tuple[int, int]]
-#: ``judge(position, move, options)``: the move judged, asked once a move in the record's order.
-Judge = Callable[[Any, Any, dict[str, Any]], Judged]
+#: ``judge(position, move, after, options)``: the move judged (``after``: the position it
+#: makes), asked once a move in the record's order.
+Judge = Callable[[Any, Any, Any, dict[str, Any]], Judged]
 
 
-def judge_by_ranking(here: Any, move: Any, options: dict[str, Any]) -> Judged:
+def judge_by_ranking(here: Any, move: Any, after: Any, options: dict[str, Any]) -> Judged:
     """A move judged from every move's exact answer (``Position.ranked_moves``)."""
     ranked = here.ranked_moves(**options)
     _, best_value, best_plies = ranked[0]
@@ -191,7 +192,8 @@ def review(
             illegal = IllegalMove(ply, given, str(error))
             break
         move = here.move(here.action(given))
-        reviewed.append(_reviewed(here, ply, move, judge(here, move, options), move_score))
+        judged = judge(here, move, after, options)
+        reviewed.append(_reviewed(here, ply, move, judged, move_score))
         here = after
     summaries = {mark: _summary([m for m in reviewed if m.player == mark]) for mark in players}
     return Review(tuple(reviewed), summaries, here, illegal, start)

@@ -291,13 +291,14 @@ class _ScoreJudge:
     def __init__(self) -> None:
         self.score: int | None = None  # the next position's, score.py's scale
 
-    def __call__(self, here: Position, move: int, options: dict[str, Any]) -> _review.Judged:
+    def __call__(
+        self, here: Position, move: int, after: Position, options: dict[str, Any]
+    ) -> _review.Judged:
         if self.score is None:
             self.score = rules.engine_of(here.score(**options), here.played, here.cells)
         best, cells_left = here.best_moves(**options), here.cells - here.played
         played = -self.score
         if move not in best:
-            after = here.play(move)
             played = rules.engine_of(after.score(**options), after.played, after.cells)
         judged = (
             best,
