@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,7 +214,7 @@ def run(searcher: Searcher, job: str, arguments: tuple[Any, ...], if_cheap: bool
     argument) costs little, else ``COSTLY`` (one thread's work: the look and the answer)."""
     if if_cheap and not searcher.costs_little(arguments[0]):
         return COSTLY
-    return globals()[job](searcher, *arguments)
+    return JOBS[job](searcher, *arguments)
 
 
 def warm_up(searcher: Searcher) -> None:
@@ -256,3 +256,12 @@ def examples(
     """Boards of the tablebase whose side to move has ``value`` with ``plies`` left."""
     boards = searcher.table(rows, cols, k).examples(value, plies, most)
     return {"value": value, "plies": plies, "boards": boards}
+
+
+#: The jobs ``run`` runs, by the name a request gives (a name crosses to a search process).
+JOBS: dict[str, Callable[..., Any]] = {
+    "analyze": analyze,
+    "agent": agent,
+    "stats": stats,
+    "examples": examples,
+}
