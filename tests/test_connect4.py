@@ -216,6 +216,21 @@ def test_compiled_search_agrees_with_the_plain_search(plain_core: Any) -> None:
         assert (solution.value, solution.plies) == (value, plies)
 
 
+@pytest.mark.compiled
+@pytest.mark.testing_core
+def test_a_board_searched_on_128_bits_scores_as_on_64(plain_core: Any) -> None:
+    """The benchmarks' 128-bit search of boards 64 bits hold (``benches/connect4_bits.py``)."""
+    for size, plies in (
+        ({}, (16, 30)),
+        ({"width": 8, "height": 6}, (18, 30)),
+        ({"width": 5, "height": 4}, (6, 14)),
+    ):
+        for board in RUST.random_positions(40, seed=3, plies=plies, ongoing=True, **size):
+            position = board.tolist()
+            narrow = RUST.score(position, book=None, **size)
+            assert plain_core.connect4_score_on_128_bits(position, **size) == narrow
+
+
 SETS = [  # (size, seed, plies): random positions whose exhaustive twin search stays quick
     ({}, 11, (28, 42)),
     ({"width": 5, "height": 4}, 12, (10, 20)),

@@ -5,6 +5,8 @@
 use crate::engine::error::Error;
 use crate::engine::perfect_hash::PerfectHash;
 use crate::engine::score;
+use crate::games::connect4::book::Books;
+use crate::games::connect4::call::{Call, OnBoard};
 use crate::games::connect4::{self, plain::plain_score};
 use crate::games::footholds::call::NODE_LIMIT;
 use crate::games::footholds::plain;
@@ -52,6 +54,15 @@ bindings! {
         let score = plain_score(&shape, &position);
         let plies = score::plies(score, shape.cells - position.moves);
         Ok((score, score::value(score), plies))
+    }
+
+    /// Pons' score of a position searched on a 128-bit board whatever its size, without a book
+    /// (``connect4.score`` takes 64 bits where they hold it): what 128 bits cost.
+    fn connect4_score_on_128_bits(py, position; options = connect4::call::POSITION) -> i32 {
+        let call = Call::Wide(OnBoard::new(&to_item(position)?, &options)?);
+        search_detached(py, call.node_limit(), |budget| {
+            call.score(Books::default(), false, budget)
+        })
     }
 
     /// The slots ``rust/engine/perfect_hash.rs`` gives ``keys`` under a perfect hash's columns

@@ -12,6 +12,16 @@ def build_tictactoe_table() -> int: ...
 def plain_connect4(
     position: Any, *, width: int | None = None, height: int | None = None
 ) -> tuple[int, int, int]: ...
+def connect4_score_on_128_bits(
+    position: Any,
+    *,
+    width: Any = None,
+    height: Any = None,
+    node_limit: Any = None,
+    table_mb: Any = None,
+    book: Any = "packaged",
+    threads: Any = None,
+) -> int: ...
 def perfect_hash_slots(
     pilots: list[int],
     overflow_buckets: list[int],
@@ -23,6 +33,7 @@ def perfect_hash_slots(
 __all__ = [
     "backtrack_footholds",
     "build_tictactoe_table",
+    "connect4_score_on_128_bits",
     "exhaustive_mnk",
     "perfect_hash_slots",
     "plain_connect4",

@@ -34,9 +34,9 @@ use crate::engine::error::{Error, Result, malformed};
 use crate::engine::score::Score;
 pub use crate::games::connect4::bits::Bits;
 use crate::input::Item;
-use crate::input::{MAX_ITEMS, quoted};
 use crate::input::marks::read_mark_grid_of;
 use crate::input::rows::{Rows, parse_rows};
+use crate::input::{MAX_ITEMS, quoted};
 
 /// A board size with its masks.
 #[derive(Debug, Clone, PartialEq, Eq)]
