@@ -256,12 +256,15 @@ def test_a_proof_stops_at_the_memory_it_may_hold_alike_on_both_backends(
                 backend.breaker_proof(board, 5, False, table_mb=table_mb)
             messages.append(str(raised.value))
         assert messages[0] == messages[1]
-        assert messages[0].startswith(
-            f"the proof needed more than {int(table_mb * 1024) >> 10} MiB"
-        )
+        memory = int(table_mb * 2**20) // ENTRY_BYTES * ENTRY_BYTES
+        shown = f"{memory >> 20} MiB" if memory >> 20 else f"{memory} bytes"
+        assert messages[0].startswith(f"the proof needed more than {shown} of nodes")
     assert rust_mnk.breaker_proof(board, 5, False, table_mb=64) == proof
-    with pytest.raises(MemoryError, match="give it a node_limit or a larger table_mb"):
-        public.value(board, 5, table_mb=1 / 1024)
+    # value gives a proof that runs out of memory up for the search, which settles it too.
+    small, tiny = _empty(4, 5), 2**-20
+    assert public.value(small, 4, table_mb=tiny) == 0
+    with pytest.raises(MemoryError, match=r"more than 0 bytes .* a larger table_mb"):
+        public.prove(small, 4, table_mb=tiny)
 
 
 @pytest.mark.usefixtures("sigint_handled")

@@ -41,12 +41,17 @@ impl fmt::Display for Error {
             Error::OutOfMemory(OutOfMemory { bytes }) => {
                 write!(f, "not enough memory: cannot allocate {bytes} bytes")
             }
-            Error::MemoryLimit(bytes) => write!(
-                f,
-                "the proof needed more than {} MiB of nodes and tables (table_mb; half this \
-                 machine's memory when not given): give it a node_limit or a larger table_mb",
-                bytes >> 20
-            ),
+            Error::MemoryLimit(bytes) => {
+                let held = match bytes >> 20 {
+                    0 => format!("{bytes} bytes"),
+                    mib => format!("{mib} MiB"),
+                };
+                write!(
+                    f,
+                    "the proof needed more than {held} of nodes and tables (table_mb; half this \
+                     machine's memory when not given): give it a node_limit or a larger table_mb"
+                )
+            }
             Error::InRow(row, error) => write!(f, "row {row}: {error}"),
         }
     }

@@ -64,6 +64,13 @@ class _Position:
         backend = implementation("mnk")
         return backend.breaker_proof(self.board, self.k, breaker_first, **self.options)
 
+    def proof_or_none(self, breaker_first: bool) -> Any:
+        """``breaker``, with a prover out of memory taken as no proof (the search decides)."""
+        try:
+            return self.breaker(breaker_first)
+        except MemoryError:
+            return None
+
     def search_options(self) -> dict[str, Any]:
         """The options the search takes (all but ``progress``)."""
         return {o: v for o, v in self.options.items() if o != "progress"}
@@ -75,14 +82,14 @@ def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
     loss) with best play. A draw is proven by the weak-game prover where it can be; everything
     else is searched (as ``solve``). ``node_limit`` caps each search it runs; ``table_mb`` is
     the search's table and the most the prover's nodes and tables may hold (not given: half
-    the machine's memory, so a proof too large for it is a ``MemoryError``, never the system's
-    out-of-memory killer); ``progress=True`` draws the prover's nodes as a bar on standard
-    error."""
+    the machine's memory: a proof that would need more is given up for the search, never left
+    to the system's out-of-memory killer); ``progress=True`` draws the prover's nodes as a bar
+    on standard error."""
     position = _Position(board, k, "value", dict(options))
     if position.state != PLAYING:
         return -1 if position.won() else 0
-    if position.breaker(False) is not None and (
-        not position.x | position.o or position.breaker(True) is not None
+    if position.proof_or_none(False) is not None and (
+        not position.x | position.o or position.proof_or_none(True) is not None
     ):
         return 0
     return int(

@@ -107,10 +107,11 @@ class _Prover:
             return
         held = len(self.nodes) + len(self.maker_table) + len(self.breaker_table)
         if held + len(self.mirrors) >= self.most_entries:
+            memory = self.most_entries * ENTRY_BYTES
+            shown = f"{memory >> 20} MiB" if memory >> 20 else f"{memory} bytes"
             raise MemoryError(
-                f"the proof needed more than {self.most_entries * ENTRY_BYTES >> 20} MiB of "
-                "nodes and tables (table_mb; half this machine's memory when not given): give "
-                "it a node_limit or a larger table_mb"
+                f"the proof needed more than {shown} of nodes and tables (table_mb; half this "
+                "machine's memory when not given): give it a node_limit or a larger table_mb"
             )
 
     def add(self, node: tuple[Any, ...], zone: int) -> int:
