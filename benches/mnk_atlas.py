@@ -3,6 +3,7 @@ how it was settled, the time it took, and whether its certificate was written an
 
     python benches/mnk_atlas.py [--jobs 2] [--timeout 60] [--certificates DIR]
     python benches/mnk_atlas.py --open --timeout 120 --nodes 100000000   # the open ones again
+    python benches/mnk_atlas.py --open --boards 4x9x4 --timeout 900 --table-mb 4096
 
 Each board runs in a process of its own: ``mnk.value`` (the prover, then the search, each
 under ``--nodes``), then ``mnk.prove`` and ``mnk.check`` on its certificate, each under
@@ -28,11 +29,11 @@ PAGE = ROOT / "docs" / "atlas.md"
 _VALUE = """
 import json, sys, time
 from perfectplay import mnk
-rows, cols, k, nodes = map(int, sys.argv[1:5])
+rows, cols, k, nodes, table_mb = map(int, sys.argv[1:6])
 board = "/".join("." * cols for _ in range(rows))
 start = time.perf_counter()
 try:
-    value = mnk.value(board, k, node_limit=nodes)
+    value = mnk.value(board, k, node_limit=nodes, table_mb=table_mb or None)
 except Exception as error:
     print(json.dumps({"error": type(error).__name__}))
 else:
@@ -42,11 +43,11 @@ else:
 _PROVE = """
 import json, sys, time
 from perfectplay import mnk
-rows, cols, k, nodes = map(int, sys.argv[1:5])
-keep = sys.argv[5]
+rows, cols, k, nodes, table_mb = map(int, sys.argv[1:6])
+keep = sys.argv[6]
 board = "/".join("." * cols for _ in range(rows))
 start = time.perf_counter()
-certificate = mnk.prove(board, k, node_limit=nodes)
+certificate = mnk.prove(board, k, node_limit=nodes, table_mb=table_mb or None)
 proved = time.perf_counter()
 value = mnk.check(certificate)
 checked = time.perf_counter()
@@ -87,7 +88,7 @@ def boards() -> list[tuple[int, int, int]]:
 
 def settle(board: tuple[int, int, int], args: argparse.Namespace) -> dict[str, Any]:
     m, n, k = board
-    sizes = [str(m), str(n), str(k), str(args.nodes)]
+    sizes = [str(m), str(n), str(k), str(args.nodes), str(args.table_mb)]
     entry: dict[str, Any] = {"m": m, "n": n, "k": k}
     found = _run(_VALUE, sizes, args.timeout)
     if "error" in found:
@@ -207,6 +208,10 @@ def main() -> None:
         help="settle again only the boards docs/atlas.json has open, with these limits",
     )
     parser.add_argument("--max-cells", type=int, default=64, help="with --open: boards up to")
+    parser.add_argument(
+        "--boards", default="", help="with --open: only these, such as 4x9x4,4x10x4 (m x n x k)"
+    )
+    parser.add_argument("--table-mb", type=int, default=0, help="the searches' (default theirs)")
     args = parser.parse_args()
     if args.page_only:
         PAGE.write_text(page(json.loads(RESULTS.read_text())))
@@ -218,6 +223,9 @@ def main() -> None:
     if args.open:
         known = {(e["m"], e["n"], e["k"]): e for e in json.loads(RESULTS.read_text())}
         todo = [b for b in todo if known[b]["value"] is None and b[0] * b[1] <= args.max_cells]
+        if args.boards:
+            chosen = {tuple(map(int, b.split("x"))) for b in args.boards.split(",")}
+            todo = [b for b in todo if b in chosen]
     with ThreadPoolExecutor(args.jobs) as pool:
         for number, entry in enumerate(pool.map(lambda b: settle(b, args), todo), 1):
             known[entry["m"], entry["n"], entry["k"]] = entry
