@@ -284,3 +284,17 @@ def test_a_proof_draws_its_progress_on_request(mnk: Any, capfd: pytest.CaptureFi
     assert mnk.breaker_proof(board, 5, False, progress=True) == mnk.breaker_proof(board, 5, False)
     assert "proof nodes" in capfd.readouterr().err
     assert public.value(board, 5, progress=True) == 0
+
+
+def test_the_proof_command_takes_the_memory_a_proof_may_hold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from perfectplay.cli import main
+
+    out = tmp_path / "4x5.json"
+    assert main(["proof", "prove", "4x5", "4", "-o", str(out), "--table-mb", "64"]) == 0
+    assert public.check(out) == 0
+    small = tmp_path / "small.json"
+    assert main(["proof", "prove", "4x5", "4", "-o", str(small), "--table-mb", "1e-6"]) == 1
+    assert "the proof needed more than 0 bytes" in capsys.readouterr().err
+    assert not small.exists()

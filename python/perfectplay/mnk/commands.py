@@ -196,6 +196,14 @@ def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
         help="give up after this many nodes of a search, exit status 1 (default: no limit)",
     )
     make.add_argument(
+        "--table-mb",
+        type=float,
+        default=None,
+        help="the search's table, and the most the prover's nodes and tables may hold, in MiB; "
+        "past it, exit status 1 (default: the search's by the board, the prover's half the "
+        "machine's memory)",
+    )
+    make.add_argument(
         "--checkpoint",
         metavar="DIR",
         default=None,
@@ -232,6 +240,7 @@ def run_proof(args: argparse.Namespace) -> int:
                     board,
                     args.k,
                     node_limit=args.node_limit,
+                    table_mb=args.table_mb,
                     progress=sys.stderr.isatty() and not split,
                     **split,
                 )
