@@ -253,6 +253,7 @@ class _Checker:
             raise InvalidCertificate(f"{where}: nodes must be a list")
         self.nodes, self.where = nodes, where
         self.zones: dict[tuple[Any, int, int], int] = {}
+        self.pending: set[tuple[Any, int, int]] = set()
         empty = self.geometry.full & ~(maker | breaker)
         if breaker_first:
             reply = self.cell(proof["reply"], empty, f"{where}, reply")
@@ -276,6 +277,16 @@ class _Checker:
         key = (index, maker, breaker)
         if key in self.zones:
             return self.zones[key]
+        if key in self.pending:  # only mirrors keep the position: a chain of them came back
+            raise InvalidCertificate(f"{self.where}, node {index}: its mirrors lead back to it")
+        self.pending.add(key)
+        zone = self.proven_zone(index, maker, breaker)
+        self.pending.discard(key)
+        self.zones[key] = zone
+        return zone
+
+    def proven_zone(self, index: Any, maker: int, breaker: int) -> int:
+        """``zone``, worked out."""
         node = self.node(index)
         self.count()
         geometry, where = self.geometry, f"{self.where}, node {index}"
@@ -299,7 +310,6 @@ class _Checker:
             zone = self.mirror(body, maker, breaker, where)
         else:
             raise InvalidCertificate(f"{where}: unknown kind of node {kind!r}")
-        self.zones[key] = zone
         return int(zone)
 
     def mirror(self, body: Any, maker: int, breaker: int, where: str) -> int:
