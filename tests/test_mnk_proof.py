@@ -298,3 +298,33 @@ def test_the_proof_command_takes_the_memory_a_proof_may_hold(
     assert main(["proof", "prove", "4x5", "4", "-o", str(small), "--table-mb", "1e-6"]) == 1
     assert "the proof needed more than 0 bytes" in capsys.readouterr().err
     assert not small.exists()
+
+
+@pytest.mark.parametrize(
+    ("board", "k", "tasks"),
+    [
+        (_empty(6, 6), 5, 6),  # 36 first moves, 8 symmetries
+        ("..x../...../...../...../.....", 5, 14),  # 24 moves, the mirror that keeps x
+        ("x..../.o.../...../...../.....", 5, 13),  # 23 moves, the diagonal that keeps both
+        ("....../..x.../....../....../....../......", 5, 35),  # no symmetry keeps it
+    ],
+)
+def test_a_split_proof_runs_a_task_a_first_move_up_to_symmetry(
+    tmp_path: Path, board: str, k: int, tasks: int
+) -> None:
+    """A first move that a symmetry of the position takes to an earlier one is a mirror of that
+    move's proof; ``check`` follows the mirror, and refuses one that leads back to itself."""
+    proven = public.prove(board, k, checkpoint=tmp_path)
+    assert len(list(tmp_path.iterdir())) == tasks
+    assert public.check(proven) == public.prove(board, k)["value"] == 0
+    split = proven["guarantees"][1]["by"]["weak"]
+    mirrors = [node for node in split["nodes"] if "mirror" in node]
+    if tasks == 35:
+        assert not mirrors
+        return
+    forged = copy.deepcopy(proven)
+    weak = forged["guarantees"][1]["by"]["weak"]
+    index = next(i for i, node in enumerate(weak["nodes"]) if "mirror" in node)
+    weak["nodes"][index]["mirror"][0] = index
+    with pytest.raises(InvalidCertificate, match="its mirrors lead back to it"):
+        public.check(forged)

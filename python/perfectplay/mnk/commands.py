@@ -207,8 +207,8 @@ def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
         "--checkpoint",
         metavar="DIR",
         default=None,
-        help="split the proof by the first move, one task a move, each kept in DIR as it ends "
-        "so a stopped run goes on (default: one proof, nothing kept)",
+        help="split the proof by the first move, one task a move up to symmetry, each kept in DIR "
+        "as it ends so a stopped run goes on (default: one proof, nothing kept)",
     )
     make.add_argument(
         "--scheduler",

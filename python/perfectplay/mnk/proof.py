@@ -16,6 +16,7 @@ from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.board_input import read_mark_grid
 from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._kernel.options import Options, takes
+from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import InvalidCertificate, SearchLimitExceeded
 from perfectplay.mnk.certificate import FORMAT, MAX_BYTES, VERSION, check_weak
 from perfectplay.mnk.twin import PLAYING, Geometry, marks_to_masks, status, x_to_move
@@ -111,9 +112,10 @@ def prove(
     for a draw where the prover finds them, strategies from the search elsewhere.
 
     With ``checkpoint`` (a directory) or ``client`` (a ``dask.distributed.Client``), the proof
-    that the side to move cannot win is split by its first move: one task a move, run on the
-    cluster's workers (or here, one after another), each kept in ``checkpoint`` as it ends, so a
-    run that is stopped goes on where it was; a kept task is checked again when it is read."""
+    that the side to move cannot win is split by its first move: one task a move up to the
+    position's symmetries, run on the cluster's workers (or here, one after another), each kept
+    in ``checkpoint`` as it ends, so a run that is stopped goes on where it was; a kept task is
+    checked again when it is read."""
     position = _Position(board, k, "prove", dict(options))
     geometry, mover = position.geometry, position.mover
     other = "o" if mover == "x" else "x"
@@ -179,15 +181,32 @@ def _split(
         x, o = (position.x | played, position.o) if x_moves else (position.x, position.o | played)
         boards[cell] = position.text(x, o)
     options = {o: v for o, v in position.options.items() if o in ("node_limit", "table_mb")}
+    # A first move that a symmetry of the position takes to an earlier one needs no task: its
+    # entry is a mirror of that move's proof. `image[cell]`: (the earlier move, the symmetry).
+    maps = symmetries(geometry.rows, geometry.cols)
+    keeping = [
+        s
+        for s, forward in enumerate(maps)
+        if permute(forward, maker) == maker and permute(forward, breaker) == breaker
+    ]
+    image: dict[int, tuple[int, int]] = {}
+    for cell in moves:
+        image[cell] = (cell, 0)
+        for s in keeping:
+            to = maps[s][cell]
+            if to != cell and image.get(to) == (to, 0):
+                image[cell] = (to, s)
+                break
+    own = [cell for cell in moves if image[cell] == (cell, 0)]
     found: dict[int, Any] = {}
     folder = None if checkpoint is None else Path(checkpoint)
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        for cell in moves:
+        for cell in own:
             kept = _kept(folder / f"{cell}.json", boards[cell], position.k)
             if kept is not None and _holds(geometry, maker | 1 << cell, breaker, kept):
                 found[cell] = kept
-    todo = [cell for cell in moves if cell not in found]
+    todo = [cell for cell in own if cell not in found]
 
     def keep(cell: int, proof: Any) -> None:
         found[cell] = proof
@@ -207,20 +226,29 @@ def _split(
         }
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
             keep(futures[future], future.result())
-    if any(found[cell] is None for cell in moves):
+    if any(found[cell] is None for cell in own):
         return None
-    entries: list[list[int]] = []
     nodes: list[dict[str, Any]] = []
-    for cell in moves:
-        reply, root, own = found[cell]
+    answers: dict[int, tuple[int, int]] = {}  # a task's move: its reply and root node
+    for cell in own:
+        reply, root, task_nodes = found[cell]
         offset = len(nodes)
-        for node in _weak((reply, root, own))["nodes"]:
+        for node in _weak((reply, root, task_nodes))["nodes"]:
             if "split" in node:
                 node = {"split": [[m, r, c + offset] for m, r, c in node["split"]]}
             elif "mirror" in node:
                 node = {"mirror": [node["mirror"][0] + offset, node["mirror"][1]]}
             nodes.append(node)
-        entries.append([cell, reply, root + offset])
+        answers[cell] = reply, root + offset
+    entries: list[list[int]] = []
+    for cell in moves:
+        to, s = image[cell]
+        reply, root = answers[to]
+        if s:  # the reply the symmetry takes to the earlier move's, and its proof moved so
+            reply = maps[s].index(reply)
+            nodes.append({"mirror": [root, s]})
+            root = len(nodes) - 1
+        entries.append([cell, reply, root])
     nodes.append({"split": entries})
     return {"reply": None, "root": len(nodes) - 1, "nodes": nodes}
 
