@@ -79,18 +79,14 @@ pub fn text_rows(text: &str) -> impl Iterator<Item = &str> {
 /// The characters of a text a message quotes whole; a longer text is cut there.
 pub const QUOTED_CHARS: usize = 40;
 
-/// A move string as error messages quote it, as Python's `repr` shows such a text (digits and
-/// separators; tabs and newlines escaped): whole up to [`QUOTED_CHARS`] characters, else its
+/// A move string as error messages quote it, as Python's `repr` shows one (digits, spaces,
+/// commas and tabs: only the tab is escaped): whole up to [`QUOTED_CHARS`] characters, else its
 /// start and its length, so a message stays short however long the input (the twin's
 /// `args.quoted`).
 pub fn quoted(text: &str) -> String {
     let count = text.chars().count();
     let head: String = text.chars().take(QUOTED_CHARS).collect();
-    let head = head
-        .replace('\\', "\\\\")
-        .replace('\t', "\\t")
-        .replace('\n', "\\n")
-        .replace('\r', "\\r");
+    let head = head.replace('\t', "\\t");
     if count <= QUOTED_CHARS {
         format!("'{head}'")
     } else {

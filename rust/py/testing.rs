@@ -58,7 +58,9 @@ bindings! {
 
     /// Pons' score of a position searched on a 128-bit board whatever its size, without a book
     /// (``connect4.score`` takes 64 bits where they hold it): what 128 bits cost.
-    fn connect4_score_on_128_bits(py, position; options = connect4::call::POSITION) -> i32 {
+    fn connect4_score_on_128_bits(
+        py, position; options = &["width", "height", "node_limit", "table_mb", "threads"]
+    ) -> i32 {
         let call = Call::Wide(OnBoard::new(&to_item(position)?, &options)?);
         search_detached(py, call.node_limit(), |budget| {
             call.score(Books::default(), false, budget)

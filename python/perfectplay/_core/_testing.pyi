@@ -19,7 +19,6 @@ def connect4_score_on_128_bits(
     height: Any = None,
     node_limit: Any = None,
     table_mb: Any = None,
-    book: Any = "packaged",
     threads: Any = None,
 ) -> int: ...
 def perfect_hash_slots(
