@@ -645,6 +645,23 @@ def test_boards_past_128_bits_are_refused(c4: Any) -> None:
         c4.solve("", width=17, height=4)
 
 
+def test_boards_under_four_columns_have_fours_only_in_columns(c4: Any) -> None:
+    """A board one to three columns wide and as tall as its integer allows: the shifts that find
+    a four across columns would reach past the last bit (the compiled core once took four stones
+    spaced two rows apart for a line there)."""
+    for height, bits in ((62, 64), (63, 64), (127, 128)):
+        size = {"width": 1, "height": height}
+        assert 1 * (height + 1) <= bits
+        for stones in (1, 3, 5, height - 2):
+            assert c4.is_reachable([0] * stones, **size)
+        assert c4.score([0] * (height - 2), book=None, **size) == 0
+    # X at rows 0 and 2 of the first column and 1 and 3 of the second: no line.
+    for height in (31, 63):
+        crossed = [0, 1, 1, 0, 0, 1, 1, 0]
+        assert c4.is_reachable(crossed, width=2, height=height)
+    assert c4.is_reachable([0, 1, 2, 1, 1, 0, 0, 2, 2], width=3, height=41)
+
+
 def test_wide_boards_write_moves_as_column_numbers(c4: Any) -> None:
     """Past 9 columns a move string is column numbers from 1 split by spaces or commas, each
     read whole; an error names the column as it was written."""

@@ -135,21 +135,34 @@ impl<B: Bits> Shape<B> {
         let h = self.height;
         // Vertical: three stones right below.
         let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
-        // Horizontal, and the two diagonals: three of the four cells around.
+        if self.width < 4 {
+            return cells & (self.board ^ mask);
+        }
+        // Horizontal, and the two diagonals: three of the four cells around. Each step is one
+        // shift by under 64 (four columns or more leave a column at most 33 bits), which `& 63`
+        // tells the compiler: a 128-bit shift then needs no branch for amounts past 64.
         for shift in [h + 1, h, h + 2] {
-            let pair = (stones << shift) & (stones << (2 * shift));
-            cells |= pair & (stones << (3 * shift));
-            cells |= pair & (stones >> shift);
-            let pair = (stones >> shift) & (stones >> (2 * shift));
-            cells |= pair & (stones << shift);
-            cells |= pair & (stones >> (3 * shift));
+            let shift = shift & 63;
+            let (left1, right1) = (stones << shift, stones >> shift);
+            let (left2, right2) = (left1 << shift, right1 >> shift);
+            let pair = left1 & left2;
+            cells |= pair & (left2 << shift);
+            cells |= pair & right1;
+            let pair = right1 & right2;
+            cells |= pair & left1;
+            cells |= pair & (right2 >> shift);
         }
         cells & (self.board ^ mask)
     }
 
-    /// Do `stones` hold four in a row?
+    /// Do `stones` hold four in a row? Under four columns only a column can hold one (and the
+    /// other directions' shifts, by up to three columns, would pass the integer's last bit).
     #[inline(always)]
     pub fn has_four(&self, stones: B) -> bool {
+        if self.width < 4 {
+            let pairs = stones & (stones >> 1);
+            return pairs & (pairs >> 2) != B::ZERO;
+        }
         has_four_of_height(stones, self.height)
     }
 
