@@ -187,8 +187,9 @@ def test_a_forged_strategy_is_refused() -> None:
     drawn = public.prove(".../.../...", 3)
     assert drawn["value"] == 0
     forged = copy.deepcopy(drawn)
-    forged["value"] = 1
-    forged["guarantees"][0]["at_least"] = 1  # X's drawing strategy passed off as a win
+    assert drawn["guarantees"][1]["by"].keys() == {"strategy"}
+    forged["value"] = -1
+    forged["guarantees"][1]["at_least"] = 1  # O's drawing strategy passed off as a win
     _refused(forged, "only draws")
 
 
@@ -328,3 +329,29 @@ def test_a_split_proof_runs_a_task_a_first_move_up_to_symmetry(
     weak["nodes"][index]["mirror"][0] = index
     with pytest.raises(InvalidCertificate, match="its mirrors lead back to it"):
         public.check(forged)
+
+
+def test_a_split_proof_of_a_draw_the_search_settles_is_checked(tmp_path: Path) -> None:
+    """O to move cannot win (the split proof finds X's Breaker strategy) but has none of its
+    own in the weak game: the search settles the draw, and O's side is its strategy."""
+    board = ".../.../..x"
+    mover = implementation("mnk").breaker_proof
+    assert mover(board, 3, False) is not None and mover(board, 3, True) is None
+    proven = public.prove(board, 3, checkpoint=tmp_path)
+    kinds = [(g["player"], *g["by"]) for g in proven["guarantees"]]
+    assert kinds == [("o", "strategy"), ("x", "weak")]
+    assert public.check(proven) == 0
+
+
+def test_the_empty_board_is_x_s_by_strategy_stealing_even_without_a_breaker_proof() -> None:
+    """Tic-tac-toe's weak game is Maker's, so no Breaker proof shows that X cannot win; the
+    certificate still takes X's half of the draw from strategy stealing, O's from the search."""
+    proven = public.prove(_empty(3, 3), 3)
+    assert implementation("mnk").breaker_proof(_empty(3, 3), 3, False) is None
+    assert proven["guarantees"][0] == {
+        "player": "x",
+        "at_least": 0,
+        "by": {"strategy_stealing": True},
+    }
+    assert proven["guarantees"][1]["player"] == "o"
+    assert public.check(proven) == 0

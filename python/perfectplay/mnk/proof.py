@@ -133,11 +133,11 @@ def prove(
         return {**certificate, "value": won, "guarantees": [over]}
     split = checkpoint is not None or client is not None
     upper = _split(position, checkpoint, client) if split else position.breaker(False)
-    lower: Any = None
-    if upper is not None:
-        lower = {"strategy_stealing": True} if not position.x | position.o else None
-        if lower is None and (found := position.breaker(True)) is not None:
-            lower = {"weak": _weak(found)}
+    # X does not lose the empty board, whatever else is proven; elsewhere the side to move's
+    # Breaker proof is looked for only once the other side's is found (both make a draw).
+    lower: Any = {"strategy_stealing": True} if not position.x | position.o else None
+    if upper is not None and lower is None and (found := position.breaker(True)) is not None:
+        lower = {"weak": _weak(found)}
     shown_upper = None if upper is None else upper if split else _weak(upper)
     if upper is not None and lower is not None:
         guarantees = [
@@ -153,7 +153,7 @@ def prove(
         guarantees = [_strategy(position, other, 1)]
     else:
         mine = {"player": mover, "at_least": 0, "by": lower} if lower else None
-        theirs = {"player": other, "at_least": 0, "by": {"weak": _weak(upper)}} if upper else None
+        theirs = {"player": other, "at_least": 0, "by": {"weak": shown_upper}} if upper else None
         guarantees = [
             mine or _strategy(position, mover, 0),
             theirs or _strategy(position, other, 0),
