@@ -662,6 +662,20 @@ def test_boards_under_four_columns_have_fours_only_in_columns(c4: Any) -> None:
     assert c4.is_reachable([0, 1, 2, 1, 1, 0, 0, 2, 2], width=3, height=41)
 
 
+@pytest.mark.both_backends
+def test_backends_agree_near_the_end_of_boards_under_four_columns() -> None:
+    """Tall boards of two and three columns, on 64 bits (3x20, 2x31) and 128 (3x41): where the
+    compiled core once saw lines across columns that are not there."""
+    for width, height in ((3, 20), (2, 31), (3, 41)):
+        size, cells = {"width": width, "height": height}, width * height
+        drawn = RUST.random_positions(3000, seed=4, plies=(cells - 9, cells - 1), **size)
+        near_end = [board for board in drawn if (board != 0).sum() >= cells - 9][:60]
+        assert len(near_end) >= 50
+        for board in near_end:
+            codes = board.tolist()
+            assert RUST.solve(codes, book=None, **size) == PYTHON.solve(codes, book=None, **size)
+
+
 def test_wide_boards_write_moves_as_column_numbers(c4: Any) -> None:
     """Past 9 columns a move string is column numbers from 1 split by spaces or commas, each
     read whole; an error names the column as it was written."""
