@@ -142,6 +142,7 @@ impl<B: Bits> Shape<B> {
         // shift by under 64 (four columns or more leave a column at most 33 bits), which `& 63`
         // tells the compiler: a 128-bit shift then needs no branch for amounts past 64.
         for shift in [h + 1, h, h + 2] {
+            debug_assert!(shift < 64);
             let shift = shift & 63;
             let (left1, right1) = (stones << shift, stones >> shift);
             let (left2, right2) = (left1 << shift, right1 >> shift);
