@@ -4,6 +4,7 @@ hostile and damaged files refused, the command line."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import struct
@@ -19,6 +20,7 @@ import pytest
 from perfectplay._kernel.backend import implementation
 from perfectplay.connect4 import book_build, book_file, openings
 from perfectplay.connect4.rules import Shape, codes_of
+from perfectplay.errors import SearchLimitExceeded
 from tests_support import perfectplay_command
 
 RUST = implementation("connect4", "rust")
@@ -274,19 +276,148 @@ def test_the_command_line_builds_and_verifies(tmp_path: Path) -> None:
     assert "header promises" in refused.stderr
 
 
-def test_books_of_boards_past_64_bits_are_refused_before_any_search(tmp_path: Path) -> None:
-    """A book keeps 64-bit keys: 8x8 (72 bits) is refused at once, by the build (which would
-    otherwise search for days first) and by a book made in code."""
-    message = r"up to 64 bits \(width \* \(height \+ 1\) <= 64\); 8x8 takes 72"
+# The shared positions past 64 bits a book can hold (``2 * stones + width <= 64``).
+WIDE = [
+    (int(width), int(height), [int(col) for col in moves.split(",")], int(score))
+    for line in (Path(__file__).parent / "data" / "connect4_wide.txt").read_text().splitlines()
+    for width, height, moves, score in [line.split()]
+    if int(width) * (int(height) + 1) > 64 and 2 * len(moves.split(",")) + int(width) <= 64
+]
+
+
+def _position(shape: Shape, moves: list[int]) -> tuple[int, int, int]:
+    position = (0, 0, 0)
+    for col in moves:
+        position = shape.play(position, col)
+    return position
+
+
+def test_book_keys_past_64_bits_tell_positions_apart() -> None:
+    """Past 64 bits a book key is the position's key recoded into ``2 * stones + width`` bits:
+    two positions share one only when one is the other or its mirror image."""
+    rng = random.Random(7)
+    for width, height, shallow in ((8, 8, 3), (2, 32, 6), (16, 4, 2), (5, 12, 3)):
+        shape = Shape(width, height)
+        positions = {(0, 0, 0)}
+        level = [(0, 0, 0)]
+        for _ in range(shallow):
+            level = list({shape.play(p, col) for p in level for col in shape.moves(p)})
+            positions.update(level)
+        for _ in range(300):  # random games up to the deepest a book keeps
+            position = (0, 0, 0)
+            for _ in range(rng.randint(0, (64 - width) // 2)):
+                moves = shape.moves(position)
+                if not moves or position[2] == shape.cells:
+                    break
+                position = shape.play(position, rng.choice(moves))
+            positions.add(position)
+        mirror = {p: (shape.mirrored(p[0]), shape.mirrored(p[1]), p[2]) for p in positions}
+        by_key: dict[int, set[tuple[int, int]]] = {}
+        for p in positions:
+            assert 0 <= shape.book_key(p) < 1 << (width + 2 * p[2])
+            by_key.setdefault(shape.book_key(p), set()).add(min(p[:2], mirror[p][:2]))
+        assert all(len(held) == 1 for held in by_key.values()), (width, height)
+
+
+class _HeldPositions:
+    """A book look-alike holding only some positions (a test of the keys the core looks up)."""
+
+    def __init__(self, width: int, height: int, held: dict[int, int], depth: int) -> None:
+        self.width, self.height, self.depth, self.deep = width, height, depth, None
+        self.shape = Shape(width, height)
+        self.keys = np.array(sorted(held), dtype=np.uint64)
+        self.scores = np.array([held[key] for key in sorted(held)], dtype=np.int8)
+        self.held = held
+
+    def score_of(self, position: tuple[int, int, int]) -> int | None:
+        if position[2] > self.depth:
+            return None
+        return self.held.get(self.shape.book_key(position))
+
+
+def _held_positions(width: int, height: int, count: int) -> list[tuple[list[int], int]]:
+    """``count`` positions of random play as deep as a book of the board goes, with the
+    core's scores (those it scores within a few million nodes), and the shared ones."""
+    shape, rng = Shape(width, height), random.Random(width * 100 + height)
+    held = [(moves, score) for w, h, moves, score in WIDE if (w, h) == (width, height)]
+    while len(held) < count:
+        moves, position = [], (0, 0, 0)
+        for _ in range((64 - width) // 2):
+            safe = [c for c in shape.moves(position) if not shape.is_won(shape.play(position, c))]
+            if not safe:
+                break
+            moves.append(rng.choice(safe))
+            position = shape.play(position, moves[-1])
+        if len(moves) < (64 - width) // 2 or shape.wins_now(position):
+            continue
+        with contextlib.suppress(SearchLimitExceeded):
+            held.append((moves, RUST.score(moves, **shape_of(shape), node_limit=3_000_000)))
+    return held
+
+
+def shape_of(shape: Shape) -> dict[str, int]:
+    return {"width": shape.width, "height": shape.height}
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize(("width", "height"), [(10, 6), (8, 8), (7, 9), (16, 4), (2, 32)])
+def test_a_book_of_a_board_past_64_bits_is_read_by_both_backends(width: int, height: int) -> None:
+    """Positions past 64 bits, put in a book under their keys: both backends answer them, and
+    their mirror images, from it without a search; a batch's answers do not change."""
+    python = implementation("connect4", "python")
+    shape = Shape(width, height)
+    rows = _held_positions(width, height, 4)
+    held = {shape.book_key(_position(shape, moves)): score for moves, score in rows}
+    book = _HeldPositions(width, height, held, max(len(moves) for moves, _ in rows))
+    size = shape_of(shape)
+    for moves, score in rows:
+        mirror = [width - 1 - col for col in moves]
+        for c4 in (RUST, python):  # a search of more than one node would be over the limit
+            assert c4.score(moves, **size, book=book, node_limit=1) == score
+            assert c4.score(mirror, **size, book=book, node_limit=1) == score
+    texts = [moves for moves, _ in rows]
+    assert np.array_equal(
+        RUST.batch_solve(texts, **size, book=book).value,
+        RUST.batch_solve(texts, **size, book=None).value,
+    )
+
+
+def test_a_book_of_a_board_past_64_bits_saves_loads_and_answers(c4: Any, tmp_path: Path) -> None:
+    """A built book of 1x64 (65 bits) and an 8x8 book of the empty board alone, scored as
+    Steininger and Tromp publish it (the second player wins with the 62nd stone): saved,
+    loaded, and read by both backends (``solve`` would search on: it gives a line too)."""
+    tall = openings.build(31, width=1, height=64, threads=1)
+    tall.save(tmp_path / "tall.book")
+    assert np.array_equal(openings.load(tmp_path / "tall.book").keys, tall.keys)
+    for stones in range(32):
+        assert c4.score([0] * stones, width=1, height=64, book=tall) == 0
+    shape = Shape(8, 8)
+    published = openings.score_range(shape, (0, 0, 0))[0] + 62 // 2 - 1
+    assert published == -2  # 32 stones each; the second player's 31st wins
+    empty = openings.Book(
+        8, 8, 0, np.array([shape.book_key((0, 0, 0))], np.uint64), np.array([published], np.int8)
+    )
+    empty.save(tmp_path / "8x8.book")
+    loaded = openings.load(tmp_path / "8x8.book")
+    assert c4.score("", width=8, height=8, book=loaded) == -2
+    assert c4.value("", width=8, height=8, book=loaded) == -1
+
+
+def test_books_of_boards_past_64_bits_hold_at_most_half_of_64_minus_width_stones(
+    tmp_path: Path,
+) -> None:
+    """Their keys take ``2 * stones + width`` bits: a deeper book is refused at once, by the
+    build (before any search), by a book made in code and by the command line."""
+    message = r"depth must be from 0 to 28 \(a book of a board past 64 bits holds at most"
     with pytest.raises(ValueError, match=message):
-        openings.build(1, width=8, height=8)
-    with pytest.raises(ValueError, match=message):
-        openings.Book(8, 8, 0, np.array([0], np.uint64), np.array([0], np.int8))
+        openings.build(29, width=8, height=8)
+    with pytest.raises(ValueError, match="depth 29 is not from 0 to 28, the most stones a book"):
+        openings.Book(8, 8, 29, np.array([0], np.uint64), np.array([0], np.int8))
     built = perfectplay_command(
         "openings",
         "build",
         "--depth",
-        "1",
+        "29",
         "--width",
         "8",
         "--height",
@@ -294,7 +425,7 @@ def test_books_of_boards_past_64_bits_are_refused_before_any_search(tmp_path: Pa
         "-o",
         str(tmp_path / "b"),
     )
-    assert built.returncode == 1 and "8x8 takes 72" in built.stderr
+    assert built.returncode == 1 and "from 0 to 28" in built.stderr
     assert not (tmp_path / "b").exists()
 
 

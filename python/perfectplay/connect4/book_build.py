@@ -22,6 +22,7 @@ from perfectplay.connect4.book_file import (
     _backed_up_levels,
     _levels,
     book_shape,
+    most_stones,
     score_range,
 )
 from perfectplay.connect4.book_io import _pons
@@ -58,8 +59,13 @@ def build(
     shape = book_shape(width, height)
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
-    if not 0 <= depth < shape.cells:
-        raise ValueError(f"depth must be from 0 to {shape.cells - 1}, got {depth}")
+    deepest_allowed = min(shape.cells - 1, most_stones(shape))
+    if not 0 <= depth <= deepest_allowed:
+        past = " (a book of a board past 64 bits holds at most (64 - width) // 2 stones)"
+        wide = deepest_allowed < shape.cells - 1
+        raise ValueError(
+            f"depth must be from 0 to {deepest_allowed}{past if wide else ''}, got {depth}"
+        )
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise ValueError(f"chunk must be a positive int, got {chunk!r}")
     levels = _levels(shape, depth)

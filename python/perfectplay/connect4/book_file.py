@@ -5,6 +5,7 @@ writes one, whole or not at all."""
 from __future__ import annotations
 
 import functools
+import os
 import struct
 import zlib
 from typing import Any
@@ -107,8 +108,11 @@ class Book:
         """Holds exactly the positions of its depth, keys increasing, and every score above
         the deepest stones is its moves' best: a ``ValueError`` naming what is wrong."""
         name = f"{self.path}: " if self.path else ""
-        if not 0 <= self.depth <= self.shape.cells:
-            raise ValueError(f"{name}depth {self.depth} is not within the board's cells")
+        if not 0 <= self.depth <= most_stones(self.shape):
+            raise ValueError(
+                f"{name}depth {self.depth} is not from 0 to {most_stones(self.shape)}, the most "
+                f"stones a book of {self.width}x{self.height} holds"
+            )
         if len(self.keys) != len(self.scores):
             raise ValueError(f"{name}{len(self.keys)} keys but {len(self.scores)} scores")
         if len(self.keys) > 1 and not bool(np.all(self.keys[1:] > self.keys[:-1])):
@@ -142,7 +146,7 @@ class Book:
                         "of its moves' scores: the file was altered"
                     )
 
-    def save(self, path: str) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the book to ``path``, whole or not at all."""
 
         def write(file: Any) -> None:
@@ -176,16 +180,17 @@ class Book:
 
 
 def book_shape(width: int, height: int) -> Shape:
-    """The board of a book: one whose positions' keys fit in 64 bits (``width * (height + 1)
-    <= 64``), as a book keeps them; a larger board is a ``ValueError``."""
-    shape = Shape(width, height)
-    bits = shape.width * (shape.height + 1)
-    if bits > 64:
-        raise ValueError(
-            f"opening books hold boards of up to 64 bits (width * (height + 1) <= 64); "
-            f"{width}x{height} takes {bits}"
-        )
-    return shape
+    """The board of a book (a ``ValueError`` for one no board is)."""
+    return Shape(width, height)
+
+
+def most_stones(shape: Shape) -> int:
+    """The most stones a book of ``shape`` holds: every cell on a board of up to 64 bits
+    (``width * (height + 1) <= 64``); past 64 bits ``(64 - width) // 2``, as its keys take
+    ``2 * stones + width`` bits there (``Shape.book_key``) and a book keeps 64."""
+    if shape.width * shape.stride <= 64:
+        return shape.cells
+    return min(shape.cells, (64 - shape.width) // 2)
 
 
 def _encode(book: Book) -> bytes:
@@ -224,7 +229,7 @@ def _decode(data: bytes, path: str, deep: DeepBook | None = None, *, shipped: bo
     return Book(width, height, depth, keys, scores, path=path, deep=deep)
 
 
-def load(path: str) -> Book:
+def load(path: str | os.PathLike[str]) -> Book:
     """The book in ``path``, checked (see the module)."""
     with open_regular(path) as file:
         data = file.read()

@@ -104,9 +104,25 @@ class Shape:
         )
 
     def book_key(self, position: Position) -> int:
-        """The key an opening book holds a position and its mirror image under."""
+        """The key an opening book holds a position and its mirror image under: the smaller of
+        their keys on a board of up to 64 bits. Past 64 bits, that key recoded column by
+        column, column 0 in the lowest bits, each as its height in unary (that many 1s, then a
+        0) and then its stones (1: the side to move's), a code no other column's begins:
+        ``2 * stones + width`` bits, so that a book of up to ``(64 - width) // 2`` stones
+        keeps 64-bit keys (as the core)."""
         key = self.key(position)
-        return min(key, self.mirrored(key))
+        key = min(key, self.mirrored(key))
+        if self.width * self.stride <= 64:
+            return key
+        column = (1 << self.stride) - 1
+        recoded = used = 0
+        for col in range(self.width):
+            bits = (key >> (col * self.stride)) & column
+            stones = bits.bit_length() - 1
+            side_to_move = bits ^ (1 << stones)
+            recoded |= ((1 << stones) - 1 | side_to_move << (stones + 1)) << used
+            used += 2 * stones + 1
+        return recoded
 
 
 # The column an int beyond 64 bits is read as (both backends).

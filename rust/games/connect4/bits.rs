@@ -50,7 +50,7 @@ pub trait Bits:
     /// The bits folded into 64 (xor of the halves on 128).
     fn folded(self) -> u64;
 
-    /// The same board on 64 bits, where it is one (the opening books are of 64-bit keys).
+    /// The same board on 64 bits, where it is one (the deep books are of 7x6).
     fn narrow_shape(shape: &Shape<Self>) -> Option<&Shape<u64>>;
     fn narrow_position(position: &Position<Self>) -> Option<&Position<u64>>;
 

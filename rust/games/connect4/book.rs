@@ -10,7 +10,7 @@
 //! positions' keys, which the rules and the 13-ply book tell apart.
 
 use crate::engine::perfect_hash::PerfectHash;
-use crate::games::connect4::{Bits, Position, Shape, top_stone};
+use crate::games::connect4::{Bits, Position, Shape, low_bits, top_stone};
 
 /// A book's columns, borrowed: keys in increasing order and their scores.
 #[derive(Clone, Copy)]
@@ -23,15 +23,43 @@ pub struct Book<'a> {
 impl Book<'_> {
     /// The book's score of `p`, if it holds it.
     #[inline]
-    pub fn score(&self, shape: &Shape, p: &Position) -> Option<i32> {
+    pub fn score<B: Bits>(&self, shape: &Shape<B>, p: &Position<B>) -> Option<i32> {
         if p.moves > self.depth {
             return None;
         }
-        let key = p.key(shape);
-        let key = key.min(shape.mirrored_key(key));
-        let at = self.keys.binary_search(&key).ok()?;
+        let at = self.keys.binary_search(&book_key(shape, p)?).ok()?;
         self.scores.get(at).map(|&score| i32::from(score))
     }
+}
+
+/// The key a book holds `p` and its mirror image under: the smaller of their keys
+/// ([`Position::key`]) on a board of up to 64 bits. Past 64 bits, that key recoded column by
+/// column, column 0 in the lowest bits, each as its height in unary (that many 1s, then a 0)
+/// and then its stones (1: the side to move's), a code no other column's begins: `2 * stones +
+/// width` bits in all; None when they pass 64 (a book holds at most `(64 - width) / 2` stones
+/// there).
+#[inline]
+pub fn book_key<B: Bits>(shape: &Shape<B>, p: &Position<B>) -> Option<u64> {
+    let key = p.key(shape);
+    let key = key.min(shape.mirrored_key(key));
+    if shape.width * shape.stride <= 64 {
+        return Some(key.low_u64());
+    }
+    if 2 * p.moves + shape.width > 64 {
+        return None;
+    }
+    // Each column holds at most 31 stones here, so its key fits in the low 64 bits.
+    let column = low_bits::<B>(shape.stride);
+    let (mut recoded, mut used) = (0u64, 0);
+    for col in 0..shape.width {
+        let bits = ((key >> (col * shape.stride)) & column).low_u64();
+        let stones = 63 - bits.leading_zeros();
+        let side_to_move = bits ^ (1 << stones);
+        let height = (1 << stones) - 1;
+        recoded |= (height | (side_to_move << (stones + 1))) << used;
+        used += 2 * stones + 1;
+    }
+    Some(recoded)
 }
 
 /// The stones of every position of the 12-ply book.
@@ -205,12 +233,12 @@ impl<'a> Books<'a> {
     /// not allow (an altered book) is no answer: the search answers instead.
     #[inline(always)]
     pub fn score<B: Bits>(&self, shape: &Shape<B>, p: &Position<B>) -> Option<i32> {
-        // The books are of 64-bit boards.
-        let (shape, p) = (B::narrow_shape(shape)?, B::narrow_position(p)?);
         let score = match (self.opening, self.deep) {
             (Some(book), _) if p.moves <= book.depth => book.score(shape, p),
             // 12 to 14 stones in one comparison: most nodes are past them.
             (_, Some(deep)) if p.moves.wrapping_sub(DEEP_STONES) <= 2 => {
+                // The deep books are of 7x6, a 64-bit board.
+                let (shape, p) = (B::narrow_shape(shape)?, B::narrow_position(p)?);
                 match p.moves - DEEP_STONES {
                     0 => deep.score(p),
                     1 => deep.next_score(shape, p),
