@@ -328,6 +328,37 @@ mod tests {
     }
 
     #[test]
+    fn book_keys_past_64_bits_tell_positions_apart() {
+        use std::collections::HashMap;
+        let shape = Shape::<u128>::new(8, 8).unwrap();
+        let mut seen: HashMap<u64, (u128, u128)> = HashMap::new();
+        for code in 0..8 * 8 * 8 * 8 {
+            for stones in 0..=4 {
+                let columns: Vec<i64> = (0..stones).map(|i| (code >> (3 * i)) & 7).collect();
+                let mirror: Vec<i64> = columns.iter().map(|col| 7 - col).collect();
+                let p = play_columns(&shape, &columns, true, 0).unwrap();
+                let image = play_columns(&shape, &mirror, true, 0).unwrap();
+                let key = book_key(&shape, &p).unwrap();
+                assert!(key < 1 << (8 + 2 * stones), "{columns:?}");
+                assert_eq!(book_key(&shape, &image), Some(key));
+                let canonical = (p.current, p.mask).min((image.current, image.mask));
+                assert_eq!(
+                    *seen.entry(key).or_insert(canonical),
+                    canonical,
+                    "{columns:?}"
+                );
+            }
+        }
+        // Two columns of 32: 2 * 31 + 2 bits hold 31 stones, not 32.
+        let tall = Shape::<u128>::new(2, 32).unwrap();
+        let columns: Vec<i64> = (0..32).map(|i| (i / 2) % 2).collect();
+        let p = play_columns(&tall, &columns[..31], true, 0).unwrap();
+        assert!(book_key(&tall, &p).is_some());
+        let p = play_columns(&tall, &columns, true, 0).unwrap();
+        assert_eq!(book_key(&tall, &p), None);
+    }
+
+    #[test]
     fn a_score_the_stones_do_not_allow_is_no_answer() {
         let shape = Shape::<u64>::new(4, 4).unwrap();
         let p = play_columns(&shape, &columns_of_text("1111").unwrap(), false, 1).unwrap();
