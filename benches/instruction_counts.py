@@ -39,6 +39,21 @@ def every_placement(side):
 """
 )
 
+BOOKED = """
+import random
+from perfectplay import connect4
+rng = random.Random(5)
+texts = []
+while len(texts) < 300:
+    text = "".join(str(rng.randint(1, 7)) for _ in range(rng.randint(4, 11)))
+    try:
+        connect4.is_reachable(text)
+    except ValueError:
+        continue
+    texts.append(text)
+connect4.score("4")  # the books read
+"""
+
 # (figure, setup, work, repetitions of one operation in the work)
 FIGURES = [
     ("value(str)", GAMES, "for _ in range(300_000): tictactoe.value('xxo oo. x..')", 300_000),
@@ -46,6 +61,12 @@ FIGURES = [
     ("footholds 5x5, all 625 placements", PLACEMENTS, "every_placement(5)", 1),
     ("footholds 6x6, all 1,296 placements", PLACEMENTS, "every_placement(6)", 1),
     ("mnk (5,5,4) from empty", GAMES, "mnk.solve_empty(5, 5, 4)", 1),
+    (
+        "connect4 7x6 score, books, 4-11 stones",
+        BOOKED,
+        "for text in texts: connect4.score(text, threads=1)",
+        300,
+    ),
 ]
 
 
