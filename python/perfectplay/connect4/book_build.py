@@ -21,7 +21,6 @@ from perfectplay.connect4.book_file import (
     Book,
     _backed_up_levels,
     _levels,
-    book_shape,
     most_stones,
     score_range,
 )
@@ -56,7 +55,7 @@ def build(
     once; the answers come back in order, and the checkpoint and the progress bar follow
     them. The book is the very one a local build makes."""
     progress = flag(progress, "progress")
-    shape = book_shape(width, height)
+    shape = Shape(width, height)
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise TypeError(f"depth must be an int, not {type(depth).__name__}")
     deepest_allowed = min(shape.cells - 1, most_stones(shape))

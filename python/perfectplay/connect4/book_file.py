@@ -64,7 +64,7 @@ class Book:
         path: str | None,
         deep: DeepBook | None,
     ) -> None:
-        self.shape = book_shape(width, height)
+        self.shape = Shape(width, height)
         self.width, self.height, self.depth = width, height, depth
         keys, scores = np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8)
         keys.flags.writeable = scores.flags.writeable = False
@@ -177,11 +177,6 @@ class Book:
                     f"{self.path or 'the book'}: position {text!r} scores {found}, the book says "
                     f"{scores[key]}"
                 )
-
-
-def book_shape(width: int, height: int) -> Shape:
-    """The board of a book (a ``ValueError`` for one no board is)."""
-    return Shape(width, height)
 
 
 def most_stones(shape: Shape) -> int:
