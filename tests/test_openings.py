@@ -351,11 +351,11 @@ def _held_positions(width: int, height: int, count: int) -> list[tuple[list[int]
         if len(moves) < (64 - width) // 2 or shape.wins_now(position):
             continue
         with contextlib.suppress(SearchLimitExceeded):
-            held.append((moves, RUST.score(moves, **shape_of(shape), node_limit=3_000_000)))
+            held.append((moves, RUST.score(moves, **_size_of(shape), node_limit=3_000_000)))
     return held
 
 
-def shape_of(shape: Shape) -> dict[str, int]:
+def _size_of(shape: Shape) -> dict[str, int]:
     return {"width": shape.width, "height": shape.height}
 
 
@@ -369,7 +369,7 @@ def test_a_book_of_a_board_past_64_bits_is_read_by_both_backends(width: int, hei
     rows = _held_positions(width, height, 4)
     held = {shape.book_key(_position(shape, moves)): score for moves, score in rows}
     book = _HeldPositions(width, height, held, max(len(moves) for moves, _ in rows))
-    size = shape_of(shape)
+    size = _size_of(shape)
     for moves, score in rows:
         mirror = [width - 1 - col for col in moves]
         for c4 in (RUST, python):  # a search of more than one node would be over the limit
@@ -392,14 +392,14 @@ def test_a_book_of_a_board_past_64_bits_saves_loads_and_answers(c4: Any, tmp_pat
     for stones in range(32):
         assert c4.score([0] * stones, width=1, height=64, book=tall) == 0
     shape = Shape(8, 8)
-    published = openings.score_range(shape, (0, 0, 0))[0] + 62 // 2 - 1
-    assert published == -2  # 32 stones each; the second player's 31st wins
+    # Pons' score: a win with one's s-th stone scores cells / 2 + 1 - s (here the 31st, -2).
+    published = -(shape.cells // 2 + 1 - 62 // 2)
     empty = openings.Book(
         8, 8, 0, np.array([shape.book_key((0, 0, 0))], np.uint64), np.array([published], np.int8)
     )
     empty.save(tmp_path / "8x8.book")
     loaded = openings.load(tmp_path / "8x8.book")
-    assert c4.score("", width=8, height=8, book=loaded) == -2
+    assert c4.score("", width=8, height=8, book=loaded) == published
     assert c4.value("", width=8, height=8, book=loaded) == -1
 
 
