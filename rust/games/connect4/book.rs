@@ -1,7 +1,7 @@
 //! Opening books a search stops at. A book of perfectplay's own (`Book`): Pons' score of every
 //! position with at most `depth` stones, built and checked by `perfectplay.connect4.openings` (Python),
 //! read here as two sorted columns; a position and its mirror image share one entry, under the
-//! smaller of their keys. The community's 12-ply book of 7x6 (`DeepBook`, from
+//! smaller of their keys (recoded into 64 bits past 64: [`book_key`]). The community's 12-ply book of 7x6 (`DeepBook`, from
 //! `bitbully-databases`): Pons' score of every position of exactly 12 stones where nobody has
 //! won and the side to move cannot win at once, a mirror image once, under its own keys; and
 //! a 13-ply book attached to it when given (`perfectplay openings build-13ply`): the scores of
