@@ -17,7 +17,12 @@ import pytest
 from conftest import DATA
 from perfectplay import IllegalPosition, SearchLimitExceeded, connect4, openings
 from perfectplay._kernel.backend import implementation
-from tests_support import assert_ctrl_c_stops_within_a_second, perfectplay_command, quiet_games
+from tests_support import (
+    assert_ctrl_c_stops_within_a_second,
+    perfectplay_command,
+    quiet_games,
+    wide_positions,
+)
 
 RUST = implementation("connect4", "rust")
 PYTHON = implementation("connect4", "python")
@@ -582,11 +587,7 @@ def test_a_move_string_of_any_length_is_read_only_as_far_as_the_board_goes(c4: A
         c4.value(won)
 
 
-WIDE = [
-    (int(width), int(height), [int(col) for col in moves.split(",")], int(score))
-    for line in (DATA / "connect4_wide.txt").read_text().splitlines()
-    for width, height, moves, score in [line.split()]
-]
+WIDE = wide_positions()
 
 
 @pytest.mark.compiled

@@ -21,7 +21,7 @@ from perfectplay._kernel.backend import implementation
 from perfectplay.connect4 import book_build, book_file, openings
 from perfectplay.connect4.rules import Shape, codes_of
 from perfectplay.errors import SearchLimitExceeded
-from tests_support import perfectplay_command
+from tests_support import perfectplay_command, quiet_games, wide_positions
 
 RUST = implementation("connect4", "rust")
 SMALL = {"width": 4, "height": 4}
@@ -278,10 +278,9 @@ def test_the_command_line_builds_and_verifies(tmp_path: Path) -> None:
 
 # The shared positions past 64 bits a book can hold (``2 * stones + width <= 64``).
 WIDE = [
-    (int(width), int(height), [int(col) for col in moves.split(",")], int(score))
-    for line in (Path(__file__).parent / "data" / "connect4_wide.txt").read_text().splitlines()
-    for width, height, moves, score in [line.split()]
-    if int(width) * (int(height) + 1) > 64 and 2 * len(moves.split(",")) + int(width) <= 64
+    (width, height, moves, score)
+    for width, height, moves, score in wide_positions()
+    if width * (height + 1) > 64 and 2 * len(moves) + width <= 64
 ]
 
 
@@ -336,22 +335,18 @@ class _HeldPositions:
 
 
 def _held_positions(width: int, height: int, count: int) -> list[tuple[list[int], int]]:
-    """``count`` positions of random play as deep as a book of the board goes, with the
-    core's scores (those it scores within a few million nodes), and the shared ones."""
-    shape, rng = Shape(width, height), random.Random(width * 100 + height)
+    """``count`` positions: the shared ones, then quiet random play as deep as a book of the
+    board goes, where the side to move cannot win at once, with the core's scores (those it
+    scores within a few million nodes)."""
+    shape, deepest = Shape(width, height), (64 - width) // 2
     held = [(moves, score) for w, h, moves, score in WIDE if (w, h) == (width, height)]
-    while len(held) < count:
-        moves, position = [], (0, 0, 0)
-        for _ in range((64 - width) // 2):
-            safe = [c for c in shape.moves(position) if not shape.is_won(shape.play(position, c))]
-            if not safe:
-                break
-            moves.append(rng.choice(safe))
-            position = shape.play(position, moves[-1])
-        if len(moves) < (64 - width) // 2 or shape.wins_now(position):
-            continue
-        with contextlib.suppress(SearchLimitExceeded):
-            held.append((moves, RUST.score(moves, **_size_of(shape), node_limit=3_000_000)))
+    for moves in quiet_games(width, height, shape.cells - deepest, 40, width * 100 + height):
+        if len(held) == count:
+            break
+        if not shape.wins_now(_position(shape, moves)):
+            with contextlib.suppress(SearchLimitExceeded):
+                held.append((moves, RUST.score(moves, **_size_of(shape), node_limit=3_000_000)))
+    assert len(held) == count
     return held
 
 

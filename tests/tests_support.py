@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from perfectplay.connect4.rules import Shape
@@ -153,3 +154,14 @@ def quiet_games(width: int, height: int, left: int, count: int, seed: int) -> li
         if shape.cells_left(position) == left:
             games.append(moves)
     return games
+
+
+def wide_positions() -> list[tuple[int, int, list[int], int]]:
+    """The shared Connect Four positions of boards past 64 bits (and 9x5), as (width, height,
+    columns from 0, the independent solver's score)."""
+    # Not conftest's DATA: the benchmarks import this module beside a conftest of their own.
+    lines = (Path(__file__).parent / "data" / "connect4_wide.txt").read_text().splitlines()
+    return [
+        (int(width), int(height), [int(col) for col in moves.split(",")], int(score))
+        for width, height, moves, score in (line.split() for line in lines)
+    ]
