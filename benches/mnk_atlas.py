@@ -4,6 +4,7 @@ how it was settled, the time it took, and whether its certificate was written an
     python benches/mnk_atlas.py [--jobs 2] [--timeout 60] [--certificates DIR]
     python benches/mnk_atlas.py --open --timeout 120 --nodes 100000000   # the open ones again
     python benches/mnk_atlas.py --open --boards 4x9x4 --timeout 900 --table-mb 4096
+    python benches/mnk_atlas.py --uncertified --timeout 600   # certificates not yet written
 
 Each board runs in a process of its own: ``mnk.value`` (the prover, then the search, each
 under ``--nodes``), then ``mnk.prove`` and ``mnk.check`` on its certificate, each under
@@ -86,16 +87,22 @@ def boards() -> list[tuple[int, int, int]]:
     ]
 
 
-def settle(board: tuple[int, int, int], args: argparse.Namespace) -> dict[str, Any]:
+def settle(
+    board: tuple[int, int, int], args: argparse.Namespace, known: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The board's entry: its value (``known``'s, when it has one) and its certificate."""
     m, n, k = board
     sizes = [str(m), str(n), str(k), str(args.nodes), str(args.table_mb)]
     entry: dict[str, Any] = {"m": m, "n": n, "k": k}
-    found = _run(_VALUE, sizes, args.timeout)
-    if "error" in found:
-        entry["value"] = None
-        entry["why_open"] = found["error"]
-        return entry
-    entry["value"], entry["seconds"] = found["value"], round(float(found["seconds"]), 4)
+    if known is not None and known["value"] is not None:
+        entry["value"], entry["seconds"] = known["value"], known["seconds"]
+    else:
+        found = _run(_VALUE, sizes, args.timeout)
+        if "error" in found:
+            entry["value"] = None
+            entry["why_open"] = found["error"]
+            return entry
+        entry["value"], entry["seconds"] = found["value"], round(float(found["seconds"]), 4)
     keep = str(Path(args.certificates) / f"{m}-{n}-{k}.json") if args.certificates else ""
     proof = _run(_PROVE, [*sizes, keep], args.timeout)
     if "error" in proof:
@@ -207,9 +214,16 @@ def main() -> None:
         action="store_true",
         help="settle again only the boards docs/atlas.json has open, with these limits",
     )
+    parser.add_argument(
+        "--uncertified",
+        action="store_true",
+        help="write again only the certificates docs/atlas.json lacks, keeping the values",
+    )
     parser.add_argument("--max-cells", type=int, default=64, help="with --open: boards up to")
     parser.add_argument(
-        "--boards", default="", help="with --open: only these, such as 4x9x4,4x10x4 (m x n x k)"
+        "--boards",
+        default="",
+        help="with --open or --uncertified: only these, such as 4x9x4,4x10x4 (m x n x k)",
     )
     parser.add_argument("--table-mb", type=int, default=0, help="the searches' (default theirs)")
     args = parser.parse_args()
@@ -220,14 +234,21 @@ def main() -> None:
         Path(args.certificates).mkdir(parents=True, exist_ok=True)
     todo = boards()
     known: dict[tuple[int, int, int], dict[str, Any]] = {}
-    if args.open:
+    if args.open or args.uncertified:
         known = {(e["m"], e["n"], e["k"]): e for e in json.loads(RESULTS.read_text())}
-        todo = [b for b in todo if known[b]["value"] is None and b[0] * b[1] <= args.max_cells]
+        if args.open:
+            todo = [b for b in todo if known[b]["value"] is None and b[0] * b[1] <= args.max_cells]
+        else:
+            todo = [
+                b for b in todo if known[b]["value"] is not None and not known[b]["certificate"]
+            ]
         if args.boards:
             chosen = {tuple(map(int, b.split("x"))) for b in args.boards.split(",")}
             todo = [b for b in todo if b in chosen]
+    reuse = args.uncertified
     with ThreadPoolExecutor(args.jobs) as pool:
-        for number, entry in enumerate(pool.map(lambda b: settle(b, args), todo), 1):
+        settled = pool.map(lambda b: settle(b, args, known[b] if reuse else None), todo)
+        for number, entry in enumerate(settled, 1):
             known[entry["m"], entry["n"], entry["k"]] = entry
             print(f"{number}/{len(todo)} {entry}", flush=True)
     entries = [known[b] for b in boards()]

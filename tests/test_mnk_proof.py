@@ -16,7 +16,9 @@ import pytest
 
 from perfectplay import mnk as public
 from perfectplay._kernel.backend import implementation
+from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import IllegalPosition, InvalidCertificate, SearchLimitExceeded
+from perfectplay.mnk import proof
 
 
 def _empty(rows: int, cols: int) -> str:
@@ -190,14 +192,91 @@ def test_a_forged_strategy_is_refused() -> None:
     assert drawn["guarantees"][1]["by"].keys() == {"strategy"}
     forged["value"] = -1
     forged["guarantees"][1]["at_least"] = 1  # O's drawing strategy passed off as a win
+    _refused(forged, "a weak proof shows at least a draw only")
+
+
+def test_a_drawing_strategy_of_moves_only_is_not_a_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(proof, "_leaf_proof", lambda *_: None)
+    drawn = public.prove(".../.../...", 3)
+    moves = drawn["guarantees"][1]["by"]["strategy"]
+    assert all(isinstance(cell, int) for cell in moves.values())
+    assert public.check(drawn) == 0
+    forged = copy.deepcopy(drawn)
+    forged["value"] = -1
+    forged["guarantees"][1]["at_least"] = 1
     _refused(forged, "only draws")
+
+
+def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> None:
+    """Tic-tac-toe's weak game is Maker's, so O's half of the draw is a strategy from the
+    search, whose lines end where the prover finds O a Breaker strategy. Such an ending is
+    checked as any weak proof is, at its own position: a reply on a taken cell, or an answered
+    Maker move dropped from a split, is refused."""
+    drawn = public.prove(_empty(3, 3), 3)
+    assert drawn["value"] == 0 and public.check(drawn) == 0
+    moves = drawn["guarantees"][1]["by"]["strategy"]
+    leaves = [key for key, entry in moves.items() if isinstance(entry, dict)]
+    assert leaves and any(isinstance(entry, int) for entry in moves.values())
+    for key in leaves:
+        x, o = (int(mask, 16) for mask in key.split("."))
+        forged = copy.deepcopy(drawn)
+        taken = (x | o) & -(x | o)
+        forged["guarantees"][1]["by"]["strategy"][key]["weak"]["reply"] = taken.bit_length() - 1
+        _refused(forged, "not an empty cell")
+    splits = 0
+    for key in leaves:
+        nodes = moves[key]["weak"]["nodes"]
+        for index, node in enumerate(nodes):
+            if len(node.get("split", [])) > 1:
+                forged = copy.deepcopy(drawn)
+                forged["guarantees"][1]["by"]["strategy"][key]["weak"]["nodes"][index][
+                    "split"
+                ].pop()
+                _refused(forged, "has no answer")
+                splits += 1
+    assert splits > 0
+
+
+def test_a_strategy_is_read_under_the_boards_symmetries() -> None:
+    """A strategy's entry is found under any image of its position, its move moved back: the
+    certificate with a key and its move turned by a symmetry is accepted, and with the key
+    turned but not the move, refused where that cell is taken in the image."""
+    good = public.prove("x.../..../..../....", 3)
+    strategy = good["guarantees"][0]["by"]["strategy"]
+    maps = symmetries(4, 4)
+    turned = refused = 0
+    for key, cell in strategy.items():
+        x, o = (int(mask, 16) for mask in key.split("."))
+        for forward in maps[1:]:
+            seen_x, seen_o = permute(forward, x), permute(forward, o)
+            image = f"{seen_x:x}.{seen_o:x}"
+            if image in strategy:
+                continue
+            moved = copy.deepcopy(good)
+            moved_strategy = moved["guarantees"][0]["by"]["strategy"]
+            del moved_strategy[key]
+            moved_strategy[image] = forward[cell]
+            assert public.check(moved) == -1
+            turned += 1
+            if (seen_x | seen_o) >> cell & 1:
+                moved_strategy[image] = cell
+                _refused(moved, "not an empty cell")
+                refused += 1
+    assert turned >= 100 and refused >= 20
+
+
+def test_a_version_1_certificate_is_still_read() -> None:
+    old = public.prove(_empty(4, 4), 4)
+    old["version"] = 1
+    assert public.check(old) == 0
 
 
 @pytest.mark.parametrize(
     "certificate",
     [
         "[]",
-        {"format": "perfectplay.mnk.certificate", "version": 2},
+        {"format": "perfectplay.mnk.certificate", "version": 3},
+        {"format": "perfectplay.mnk.certificate", "version": True},
         "not json",
         b"{",
         {"format": "perfectplay.mnk.certificate", "version": 1, "rows": 3, "cols": 3, "k": 9},

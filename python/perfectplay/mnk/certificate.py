@@ -13,8 +13,12 @@ from both sides. A ``PROOF`` is one of
 - ``{"over": true}``: the game is over on the board (no guarantee needed beyond it);
 - ``{"strategy_stealing": true}``: X does not lose the empty board (an extra mark never hurts
   in an m,n,k-game, so a second-player win would be X's too);
-- ``{"strategy": {"X_HEX.O_HEX": cell, ...}}``: ``player``'s move in each position where it
-  is to move (the X and O masks in hex); every answer of the other side is tried;
+- ``{"strategy": {"X_HEX.O_HEX": ENTRY, ...}}``: ``player``'s move in each position where it
+  is to move (the X and O masks in hex), found under the position or one of its images under
+  the board's symmetries (an image's move is moved back); every answer of the other side is
+  tried, once a position up to symmetry. An ENTRY is a cell, or (``at_least`` 0 only) a
+  ``{"weak": ...}`` proof as below with ``player`` as Breaker moving first: from there the
+  other side never gets k in a row;
 - ``{"weak": {"reply": cell | null, "root": i, "nodes": [NODE, ...]}}``: a Breaker strategy
   for ``player``: the other side never gets k in a row. ``reply`` is ``player``'s first move
   when it moves next, else null. Each NODE is a position with the other side (Maker) to move:
@@ -41,7 +45,10 @@ from perfectplay.errors import InvalidCertificate
 from perfectplay.mnk.twin import PLAYING, Geometry, status, x_to_move
 
 FORMAT = "perfectplay.mnk.certificate"
-VERSION = 1
+VERSION = 2
+#: The versions ``check`` reads: version 1 is version 2 without symmetric or weak entries in
+#: strategies.
+VERSIONS = (1, 2)
 
 #: The most (node, position) pairs ``check`` looks at before refusing a certificate as too
 #: large: a bound on the work a hostile file can ask for.
@@ -58,8 +65,9 @@ def check(certificate: Any, *, max_checked: int = MAX_CHECKED) -> int:
     data = _load(certificate)
     if not isinstance(data, dict):
         raise InvalidCertificate("a certificate is a JSON object")
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise InvalidCertificate(f"not a certificate of format {FORMAT!r} version {VERSION}")
+    version = data.get("version")
+    if data.get("format") != FORMAT or version not in VERSIONS or isinstance(version, bool):
+        raise InvalidCertificate(f"not a certificate of format {FORMAT!r} version 1 or 2")
     rows, cols, k = (_integer(data, name) for name in ("rows", "cols", "k"))
     try:
         geometry = Geometry(rows, cols, k)
@@ -111,6 +119,14 @@ def check_weak(
     what a split proof's checkpoint holds. Raises ``InvalidCertificate`` when it does not
     hold."""
     _Checker(geometry, MAX_CHECKED).weak(maker, breaker, breaker_first, proof, "weak proof")
+
+
+def canonical(maps: list[list[int]], x: int, o: int) -> tuple[int, int, int]:
+    """``(symmetry, x', o')``: the least image ``(x', o')`` of a position under the board's
+    symmetries ``maps``, and the first symmetry that gives it."""
+    images = [(permute(forward, x), permute(forward, o), s) for s, forward in enumerate(maps)]
+    seen_x, seen_o, symmetry = min(images)
+    return symmetry, seen_x, seen_o
 
 
 def _load(certificate: Any) -> Any:
@@ -208,7 +224,8 @@ class _Checker:
         else:
             raise InvalidCertificate(f"{where}: unknown kind of proof {kind!r}")
 
-    # A strategy: player moves as the map says, the other side tries every move.
+    # A strategy: player moves as the map says, the other side tries every move; a position
+    # is looked at once up to symmetry, as one proven stays proven when the board is turned.
     def strategy(
         self, x: int, o: int, player: str, bound: int, moves: dict[str, Any], where: str
     ) -> None:
@@ -216,9 +233,10 @@ class _Checker:
         stack = [(x, o)]
         while stack:
             x, o = stack.pop()
-            if (x, o) in seen:
+            least = canonical(self.maps, x, o)[1:]
+            if least in seen:
                 continue
-            seen.add((x, o))
+            seen.add(least)
             self.count()
             empty = geometry.full & ~(x | o)
             x_moves = x_to_move(x, o)
@@ -227,10 +245,9 @@ class _Checker:
                     raise InvalidCertificate(f"{where}: the strategy only draws")
                 continue
             if x_moves == (player == "x"):
-                key = f"{x:x}.{o:x}"
-                if key not in moves:
-                    raise InvalidCertificate(f"{where}: the strategy has no move for {key}")
-                cell = self.cell(moves[key], empty, f"{where}, {key}")
+                cell = self.strategy_move(x, o, player, bound, moves, where)
+                if cell is None:
+                    continue
                 mine = (x if x_moves else o) | 1 << cell
                 if geometry.has_line(mine):
                     continue
@@ -243,6 +260,27 @@ class _Checker:
                         key = f"{x:x}.{o:x}"
                         raise InvalidCertificate(f"{where}: the other side wins at {key}")
                     stack.append((theirs, o) if x_moves else (x, theirs))
+
+    def strategy_move(
+        self, x: int, o: int, player: str, bound: int, moves: dict[str, Any], where: str
+    ) -> int | None:
+        """``player``'s move at (x, o) by the strategy's entry for it or an image of it, or
+        None once a weak entry proves that the other side never gets k in a row from there."""
+        images = ((s, permute(f, x), permute(f, o)) for s, f in enumerate(self.maps))
+        found = next((image for image in images if f"{image[1]:x}.{image[2]:x}" in moves), None)
+        if found is None:
+            raise InvalidCertificate(f"{where}: the strategy has no move for {x:x}.{o:x}")
+        symmetry, seen_x, seen_o = found
+        key = f"{seen_x:x}.{seen_o:x}"
+        entry, here = moves[key], f"{where}, {key}"
+        if isinstance(entry, dict) and entry.keys() == {"weak"}:
+            if bound != 0:
+                raise InvalidCertificate(f"{here}: a weak proof shows at least a draw only")
+            mine, theirs = (seen_x, seen_o) if player == "x" else (seen_o, seen_x)
+            self.weak(theirs, mine, breaker_first=True, proof=entry["weak"], where=here)
+            return None
+        cell = self.cell(entry, self.geometry.full & ~(seen_x | seen_o), here)
+        return self.unmaps[symmetry][cell]
 
     # A weak proof: Breaker's nodes, each checked at every position it is used for.
     def weak(self, maker: int, breaker: int, breaker_first: bool, proof: Any, where: str) -> None:

@@ -18,7 +18,7 @@ from perfectplay._kernel.files import open_regular, write_whole
 from perfectplay._kernel.options import Options, takes
 from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import InvalidCertificate, SearchLimitExceeded
-from perfectplay.mnk.certificate import FORMAT, MAX_BYTES, VERSION, check_weak
+from perfectplay.mnk.certificate import FORMAT, MAX_BYTES, VERSION, canonical, check_weak
 from perfectplay.mnk.twin import PLAYING, Geometry, marks_to_masks, status, x_to_move
 
 if TYPE_CHECKING:
@@ -33,6 +33,10 @@ OPTIONS = ("node_limit", "table_mb", "progress")
 
 #: The most positions a strategy from the search may hold in a certificate.
 MAX_STRATEGY = 1_000_000
+
+#: The most nodes the prover spends looking for a Breaker strategy that ends a line of a
+#: drawing strategy from the search: most positions a few moves in have one or none soon.
+LEAF_PROOF_NODES = 20_000
 
 
 class _Position:
@@ -297,13 +301,19 @@ def _weak(proof: Any) -> dict[str, Any]:
 
 def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
     """``player``'s strategy from the search: its best move wherever it is to move, against
-    every move of the other side."""
+    every move of the other side, once a position up to symmetry (keyed by its least image).
+    Where ``player`` needs only a draw and the prover finds it a Breaker strategy within
+    ``LEAF_PROOF_NODES``, that weak proof ends the line."""
     backend, geometry = implementation("mnk"), position.geometry
-    moves: dict[str, int] = {}
+    maps = symmetries(geometry.rows, geometry.cols)
+    leaf_options = dict(position.options, progress=False)
+    given = leaf_options.get("node_limit")
+    leaf_options["node_limit"] = LEAF_PROOF_NODES if given is None else min(given, LEAF_PROOF_NODES)
+    moves: dict[str, Any] = {}
     seen: set[tuple[int, int]] = set()
     stack = [(position.x, position.o)]
     while stack:
-        x, o = stack.pop()
+        _, x, o = canonical(maps, *stack.pop())
         if (x, o) in seen:
             continue
         seen.add((x, o))
@@ -316,11 +326,14 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
                 raise SearchLimitExceeded(
                     f"the certificate's strategy would hold more than {MAX_STRATEGY} positions"
                 )
-            row, col = backend.best_move(
-                position.text(x, o), position.k, **position.search_options()
-            )
+            key, text = f"{x:x}.{o:x}", position.text(x, o)
+            leaf = _leaf_proof(backend, text, position.k, leaf_options) if bound == 0 else None
+            if leaf is not None:
+                moves[key] = {"weak": _weak(leaf)}
+                continue
+            row, col = backend.best_move(text, position.k, **position.search_options())
             cell = row * geometry.cols + col
-            moves[f"{x:x}.{o:x}"] = cell
+            moves[key] = cell
             mine = (x if x_moves else o) | 1 << cell
             if not geometry.has_line(mine):
                 stack.append((mine, o) if x_moves else (x, mine))
@@ -331,3 +344,12 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
                 if not geometry.has_line(theirs):
                     stack.append((theirs, o) if x_moves else (x, theirs))
     return {"player": player, "at_least": bound, "by": {"strategy": moves}}
+
+
+def _leaf_proof(backend: Any, board: str, k: int, options: dict[str, Any]) -> Any:
+    """The prover's Breaker strategy for the side to move, moving first, or None when it finds
+    none within the options' limits."""
+    try:
+        return backend.breaker_proof(board, k, True, **options)
+    except (SearchLimitExceeded, MemoryError):
+        return None
