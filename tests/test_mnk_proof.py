@@ -19,6 +19,7 @@ from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import IllegalPosition, InvalidCertificate, SearchLimitExceeded
 from perfectplay.mnk import proof
+from perfectplay.mnk.twin import Geometry
 
 
 def _empty(rows: int, cols: int) -> str:
@@ -241,28 +242,60 @@ def test_a_strategy_is_read_under_the_boards_symmetries() -> None:
     """A strategy's entry is found under any image of its position, its move moved back: the
     certificate with a key and its move turned by a symmetry is accepted, and with the key
     turned but not the move, refused where that cell is taken in the image."""
-    good = public.prove("x.../..../..../....", 3)
-    strategy = good["guarantees"][0]["by"]["strategy"]
     maps = symmetries(4, 4)
     turned = refused = 0
+    for board, value in (("x.../..../..../....", -1), (_empty(4, 4), 1)):
+        good = public.prove(board, 3)
+        strategy = good["guarantees"][0]["by"]["strategy"]
+        for key, cell in strategy.items():
+            x, o = (int(mask, 16) for mask in key.split("."))
+            for forward in maps[1:]:
+                seen_x, seen_o = permute(forward, x), permute(forward, o)
+                image = f"{seen_x:x}.{seen_o:x}"
+                if image in strategy:
+                    continue
+                moved = copy.deepcopy(good)
+                moved_strategy = moved["guarantees"][0]["by"]["strategy"]
+                del moved_strategy[key]
+                moved_strategy[image] = forward[cell]
+                assert public.check(moved) == value
+                turned += 1
+                if (seen_x | seen_o) >> cell & 1:
+                    moved_strategy[image] = cell
+                    _refused(moved, "not an empty cell")
+                    refused += 1
+    assert turned >= 150 and refused >= 30
+
+
+def test_a_strategy_needs_no_entry_where_its_player_wins_at_once() -> None:
+    """Where the strategy's player can complete a line at once, check plays that move itself:
+    the certificate holds no entry for such a position, though play reaches them (a move of
+    the strategy makes a threat, and O's replies that leave it are not in the map)."""
+    good = public.prove("x.../..../..../....", 3)
+    assert good["guarantees"][0]["player"] == "x"
+    strategy = good["guarantees"][0]["by"]["strategy"]
+    geometry = Geometry(4, 4, 3)
+    threats = 0
     for key, cell in strategy.items():
         x, o = (int(mask, 16) for mask in key.split("."))
-        for forward in maps[1:]:
-            seen_x, seen_o = permute(forward, x), permute(forward, o)
-            image = f"{seen_x:x}.{seen_o:x}"
-            if image in strategy:
-                continue
-            moved = copy.deepcopy(good)
-            moved_strategy = moved["guarantees"][0]["by"]["strategy"]
-            del moved_strategy[key]
-            moved_strategy[image] = forward[cell]
-            assert public.check(moved) == -1
-            turned += 1
-            if (seen_x | seen_o) >> cell & 1:
-                moved_strategy[image] = cell
-                _refused(moved, "not an empty cell")
-                refused += 1
-    assert turned >= 100 and refused >= 20
+        assert not geometry.wins_now(x, o)
+        threats += geometry.wins_now(x | 1 << cell, o)
+    assert threats > 0
+    assert public.check(good) == -1
+
+
+def test_a_strategy_takes_any_winning_move_where_the_quickest_costs_too_much(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past ``QUICK_MOVE_NODES`` a winning strategy takes the first move after which the other
+    side loses, and a drawing one searches on for its best move: both still check."""
+    quick = public.prove(_empty(4, 4), 3)
+    monkeypatch.setattr(proof, "QUICK_MOVE_NODES", 1)
+    won = public.prove(_empty(4, 4), 3)
+    assert won["guarantees"][0]["by"] != quick["guarantees"][0]["by"]
+    assert public.check(won) == 1
+    drawn = public.prove(_empty(3, 3), 3)
+    assert public.check(drawn) == 0
 
 
 def test_a_version_1_certificate_is_still_read() -> None:

@@ -16,7 +16,8 @@ from both sides. A ``PROOF`` is one of
 - ``{"strategy": {"X_HEX.O_HEX": ENTRY, ...}}``: ``player``'s move in each position where it
   is to move (the X and O masks in hex), found under the position or one of its images under
   the board's symmetries (an image's move is moved back); every answer of the other side is
-  tried, once a position up to symmetry. An ENTRY is a cell, or (``at_least`` 0 only) a
+  tried, once a position up to symmetry. Where ``player`` can complete k in a row at once it
+  does, and needs no entry. An ENTRY is a cell, or (``at_least`` 0 only) a
   ``{"weak": ...}`` proof as below with ``player`` as Breaker moving first: from there the
   other side never gets k in a row;
 - ``{"weak": {"reply": cell | null, "root": i, "nodes": [NODE, ...]}}``: a Breaker strategy
@@ -245,6 +246,8 @@ class _Checker:
                     raise InvalidCertificate(f"{where}: the strategy only draws")
                 continue
             if x_moves == (player == "x"):
+                if geometry.wins_now(*((x, o) if x_moves else (o, x))):
+                    continue  # player completes a line at once: no entry needed
                 cell = self.strategy_move(x, o, player, bound, moves, where)
                 if cell is None:
                     continue

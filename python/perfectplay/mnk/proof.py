@@ -34,6 +34,10 @@ OPTIONS = ("node_limit", "table_mb", "progress")
 #: The most positions a strategy from the search may hold in a certificate.
 MAX_STRATEGY = 1_000_000
 
+#: The most nodes a winning strategy's search for the quickest win may take before any
+#: winning move is taken instead: quickest wins keep a strategy small, but some cost far more.
+QUICK_MOVE_NODES = 1_000_000
+
 #: The most nodes the prover spends looking for a Breaker strategy that ends a line of a
 #: drawing strategy from the search: most positions a few moves in have one or none soon.
 LEAF_PROOF_NODES = 20_000
@@ -322,6 +326,8 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
             continue
         x_moves = x_to_move(x, o)
         if x_moves == (player == "x"):
+            if geometry.wins_now(*((x, o) if x_moves else (o, x))):
+                continue  # check plays the winning move itself
             if len(moves) >= MAX_STRATEGY:
                 raise SearchLimitExceeded(
                     f"the certificate's strategy would hold more than {MAX_STRATEGY} positions"
@@ -331,8 +337,7 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
             if leaf is not None:
                 moves[key] = {"weak": _weak(leaf)}
                 continue
-            row, col = backend.best_move(text, position.k, **position.search_options())
-            cell = row * geometry.cols + col
+            cell = _move(position, text, x, o, bound)
             moves[key] = cell
             mine = (x if x_moves else o) | 1 << cell
             if not geometry.has_line(mine):
@@ -344,6 +349,52 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
                 if not geometry.has_line(theirs):
                     stack.append((theirs, o) if x_moves else (x, theirs))
     return {"player": player, "at_least": bound, "by": {"strategy": moves}}
+
+
+def _move(position: _Position, text: str, x: int, o: int, bound: int) -> int:
+    """The side to move's best move, or where that search needs more than ``QUICK_MOVE_NODES``
+    and a win is all ``bound`` asks, the first move after which the other side loses."""
+    backend, geometry, options = implementation("mnk"), position.geometry, position.search_options()
+    given = options.get("node_limit")
+    quick = QUICK_MOVE_NODES if given is None else min(given, QUICK_MOVE_NODES)
+    try:
+        row, col = backend.best_move(text, position.k, **dict(options, node_limit=quick))
+    except SearchLimitExceeded:
+        if bound == 0:
+            row, col = backend.best_move(text, position.k, **options)
+        else:
+            return _a_winning_move(position, x, o)
+    return int(row * geometry.cols + col)
+
+
+def _a_winning_move(position: _Position, x: int, o: int) -> int:
+    """A move after which the side to move's opponent loses: the first, nearest the centre,
+    that a search proves within ``QUICK_MOVE_NODES``, then within ten times more, and so on up
+    to the options' ``node_limit`` (so one hard child does not hold up an easy win)."""
+    backend, geometry = implementation("mnk"), position.geometry
+    options = position.search_options()
+    given = options.get("node_limit")
+    x_moves = x_to_move(x, o)
+    rows, cols = geometry.rows, geometry.cols
+    empty = geometry.full & ~(x | o)
+    cells = [c for c in range(geometry.cells) if empty >> c & 1]
+    cells.sort(key=lambda c: abs(2 * (c // cols) - rows + 1) + abs(2 * (c % cols) - cols + 1))
+    budget = QUICK_MOVE_NODES
+    while True:
+        limit = budget if given is None else min(given, budget)
+        over = False
+        for cell in cells:
+            after = position.text(x | 1 << cell, o) if x_moves else position.text(x, o | 1 << cell)
+            try:
+                if backend.search_value(after, position.k, **dict(options, node_limit=limit)) == -1:
+                    return cell
+            except SearchLimitExceeded:
+                over = True
+        if not over or (given is not None and limit >= given):
+            raise SearchLimitExceeded(
+                f"no move of {position.text(x, o)} was proven a win within node_limit={limit}"
+            )
+        budget *= 10
 
 
 def _leaf_proof(backend: Any, board: str, k: int, options: dict[str, Any]) -> Any:

@@ -69,6 +69,10 @@ class Geometry:
     def has_line(self, stones: int) -> bool:
         return any(stones & w == w for w in self.windows)
 
+    def wins_now(self, mine: int, theirs: int) -> bool:
+        """Can the side with ``mine`` complete a line with its next move?"""
+        return any(w & theirs == 0 and (w & mine).bit_count() == self.k - 1 for w in self.windows)
+
 
 def marks_to_masks(marks: list[int]) -> tuple[int, int]:
     """(X mask, O mask) of marks listed cell by cell."""
@@ -135,9 +139,7 @@ def negamax(
             memo[key] = score.loss(empties)
         elif empty == 0:
             memo[key] = score.DRAW
-        elif any(
-            w & theirs == 0 and (w & mine).bit_count() == geometry.k - 1 for w in geometry.windows
-        ):
+        elif geometry.wins_now(mine, theirs):
             memo[key] = score.win(empties - 1)
         else:
             memo[key] = max(
