@@ -390,7 +390,9 @@ def _a_winning_move(position: _Position, x: int, o: int) -> int:
                     return cell
             except SearchLimitExceeded:
                 over = True
-        if not over or (given is not None and limit >= given):
+        if not over:  # every move searched out, none a win: the search contradicts itself
+            raise AssertionError(f"no winning move in a won position: {position.text(x, o)}")
+        if given is not None and limit >= given:
             raise SearchLimitExceeded(
                 f"no move of {position.text(x, o)} was proven a win within node_limit={limit}"
             )
