@@ -26,6 +26,12 @@ def _empty(rows: int, cols: int) -> str:
     return "/".join("." * cols for _ in range(rows))
 
 
+def _masks(key: str) -> tuple[int, int]:
+    """The X and O masks of a strategy's key ``X_HEX.O_HEX``."""
+    x, o = key.split(".")
+    return int(x, 16), int(o, 16)
+
+
 def _text(codes: Any) -> str:
     return "/".join("".join(".xo"[int(c)] for c in row) for row in codes)
 
@@ -219,7 +225,7 @@ def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> N
     leaves = [key for key, entry in moves.items() if isinstance(entry, dict)]
     assert leaves and any(isinstance(entry, int) for entry in moves.values())
     for key in leaves:
-        x, o = (int(mask, 16) for mask in key.split("."))
+        x, o = _masks(key)
         forged = copy.deepcopy(drawn)
         taken = (x | o) & -(x | o)
         forged["guarantees"][1]["by"]["strategy"][key]["weak"]["reply"] = taken.bit_length() - 1
@@ -248,7 +254,7 @@ def test_a_strategy_is_read_under_the_boards_symmetries() -> None:
         good = public.prove(board, 3)
         strategy = good["guarantees"][0]["by"]["strategy"]
         for key, cell in strategy.items():
-            x, o = (int(mask, 16) for mask in key.split("."))
+            x, o = _masks(key)
             for forward in maps[1:]:
                 seen_x, seen_o = permute(forward, x), permute(forward, o)
                 image = f"{seen_x:x}.{seen_o:x}"
@@ -277,7 +283,7 @@ def test_a_strategy_needs_no_entry_where_its_player_wins_at_once() -> None:
     geometry = Geometry(4, 4, 3)
     threats = 0
     for key, cell in strategy.items():
-        x, o = (int(mask, 16) for mask in key.split("."))
+        x, o = _masks(key)
         assert not geometry.wins_now(x, o)
         threats += geometry.wins_now(x | 1 << cell, o)
     assert threats > 0

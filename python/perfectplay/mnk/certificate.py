@@ -122,12 +122,15 @@ def check_weak(
     _Checker(geometry, MAX_CHECKED).weak(maker, breaker, breaker_first, proof, "weak proof")
 
 
-def canonical(maps: list[list[int]], x: int, o: int) -> tuple[int, int, int]:
-    """``(symmetry, x', o')``: the least image ``(x', o')`` of a position under the board's
-    symmetries ``maps``, and the first symmetry that gives it."""
-    images = [(permute(forward, x), permute(forward, o), s) for s, forward in enumerate(maps)]
-    seen_x, seen_o, symmetry = min(images)
-    return symmetry, seen_x, seen_o
+def images(maps: list[list[int]], x: int, o: int) -> list[tuple[int, int, int]]:
+    """``(x', o', symmetry)`` for each of the board's symmetries ``maps``, in their order."""
+    return [(permute(forward, x), permute(forward, o), s) for s, forward in enumerate(maps)]
+
+
+def canonical(maps: list[list[int]], x: int, o: int) -> tuple[int, int]:
+    """The least image ``(x', o')`` of a position under the board's symmetries ``maps``."""
+    least_x, least_o, _ = min(images(maps, x, o))
+    return least_x, least_o
 
 
 def _load(certificate: Any) -> Any:
@@ -234,7 +237,8 @@ class _Checker:
         stack = [(x, o)]
         while stack:
             x, o = stack.pop()
-            least = canonical(self.maps, x, o)[1:]
+            turned = images(self.maps, x, o)
+            least = min(turned)[:2]
             if least in seen:
                 continue
             seen.add(least)
@@ -248,7 +252,7 @@ class _Checker:
             if x_moves == (player == "x"):
                 if geometry.wins_now(*((x, o) if x_moves else (o, x))):
                     continue  # player completes a line at once: no entry needed
-                cell = self.strategy_move(x, o, player, bound, moves, where)
+                cell = self.strategy_move(turned, player, bound, moves, where)
                 if cell is None:
                     continue
                 mine = (x if x_moves else o) | 1 << cell
@@ -265,15 +269,21 @@ class _Checker:
                     stack.append((theirs, o) if x_moves else (x, theirs))
 
     def strategy_move(
-        self, x: int, o: int, player: str, bound: int, moves: dict[str, Any], where: str
+        self,
+        turned: list[tuple[int, int, int]],
+        player: str,
+        bound: int,
+        moves: dict[str, Any],
+        where: str,
     ) -> int | None:
-        """``player``'s move at (x, o) by the strategy's entry for it or an image of it, or
-        None once a weak entry proves that the other side never gets k in a row from there."""
-        images = ((s, permute(f, x), permute(f, o)) for s, f in enumerate(self.maps))
-        found = next((image for image in images if f"{image[1]:x}.{image[2]:x}" in moves), None)
+        """``player``'s move by the strategy's entry for the position or one of its images
+        ``turned`` (the first is the position itself), or None once a weak entry proves that
+        the other side never gets k in a row from there."""
+        found = next((image for image in turned if f"{image[0]:x}.{image[1]:x}" in moves), None)
         if found is None:
+            x, o, _ = turned[0]
             raise InvalidCertificate(f"{where}: the strategy has no move for {x:x}.{o:x}")
-        symmetry, seen_x, seen_o = found
+        seen_x, seen_o, symmetry = found
         key = f"{seen_x:x}.{seen_o:x}"
         entry, here = moves[key], f"{where}, {key}"
         if isinstance(entry, dict) and entry.keys() == {"weak"}:

@@ -310,14 +310,12 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
     ``LEAF_PROOF_NODES``, that weak proof ends the line."""
     backend, geometry = implementation("mnk"), position.geometry
     maps = symmetries(geometry.rows, geometry.cols)
-    leaf_options = dict(position.options, progress=False)
-    given = leaf_options.get("node_limit")
-    leaf_options["node_limit"] = LEAF_PROOF_NODES if given is None else min(given, LEAF_PROOF_NODES)
+    leaf_options = _capped(dict(position.options, progress=False), LEAF_PROOF_NODES)
     moves: dict[str, Any] = {}
     seen: set[tuple[int, int]] = set()
     stack = [(position.x, position.o)]
     while stack:
-        _, x, o = canonical(maps, *stack.pop())
+        x, o = canonical(maps, *stack.pop())
         if (x, o) in seen:
             continue
         seen.add((x, o))
@@ -355,10 +353,8 @@ def _move(position: _Position, text: str, x: int, o: int, bound: int) -> int:
     """The side to move's best move, or where that search needs more than ``QUICK_MOVE_NODES``
     and a win is all ``bound`` asks, the first move after which the other side loses."""
     backend, geometry, options = implementation("mnk"), position.geometry, position.search_options()
-    given = options.get("node_limit")
-    quick = QUICK_MOVE_NODES if given is None else min(given, QUICK_MOVE_NODES)
     try:
-        row, col = backend.best_move(text, position.k, **dict(options, node_limit=quick))
+        row, col = backend.best_move(text, position.k, **_capped(options, QUICK_MOVE_NODES))
     except SearchLimitExceeded:
         if bound == 0:
             row, col = backend.best_move(text, position.k, **options)
@@ -381,12 +377,13 @@ def _a_winning_move(position: _Position, x: int, o: int) -> int:
     cells.sort(key=lambda c: abs(2 * (c // cols) - rows + 1) + abs(2 * (c % cols) - cols + 1))
     budget = QUICK_MOVE_NODES
     while True:
-        limit = budget if given is None else min(given, budget)
+        capped = _capped(options, budget)
+        limit = capped["node_limit"]
         over = False
         for cell in cells:
             after = position.text(x | 1 << cell, o) if x_moves else position.text(x, o | 1 << cell)
             try:
-                if backend.search_value(after, position.k, **dict(options, node_limit=limit)) == -1:
+                if backend.search_value(after, position.k, **capped) == -1:
                     return cell
             except SearchLimitExceeded:
                 over = True
@@ -397,6 +394,12 @@ def _a_winning_move(position: _Position, x: int, o: int) -> int:
                 f"no move of {position.text(x, o)} was proven a win within node_limit={limit}"
             )
         budget *= 10
+
+
+def _capped(options: dict[str, Any], nodes: int) -> dict[str, Any]:
+    """``options`` with ``node_limit`` at most ``nodes``."""
+    given = options.get("node_limit")
+    return dict(options, node_limit=nodes if given is None else min(given, nodes))
 
 
 def _leaf_proof(backend: Any, board: str, k: int, options: dict[str, Any]) -> Any:
