@@ -311,6 +311,53 @@ def test_a_strategy_takes_any_winning_move_where_the_quickest_costs_too_much(
     assert public.check(drawn) == 0
 
 
+def test_a_strategys_searches_share_one_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search ``prove`` runs takes a table of ``STRATEGY_TABLE_MB`` (one the thread
+    keeps between calls, below) unless ``table_mb`` is given."""
+    searching = {"solve", "best_move", "search_value"}
+    tables: list[Any] = []
+
+    class Recorded:
+        def __init__(self, backend: Any) -> None:
+            self.backend = backend
+
+        def __getattr__(self, name: str) -> Any:
+            function = getattr(self.backend, name)
+
+            def recorded(*arguments: Any, **options: Any) -> Any:
+                tables.append(options.get("table_mb"))
+                return function(*arguments, **options)
+
+            return recorded if name in searching else function
+
+    real = proof.implementation
+    monkeypatch.setattr(proof, "implementation", lambda game: Recorded(real(game)))
+    monkeypatch.setattr(proof, "QUICK_MOVE_NODES", 1)  # the any-winning-move searches too
+    assert public.check(public.prove(_empty(3, 4), 3)) == 1
+    assert len(tables) > 10 and set(tables) == {proof.STRATEGY_TABLE_MB}
+    tables.clear()
+    assert public.check(public.prove(_empty(3, 4), 3, table_mb=2, node_limit=None)) == 1
+    assert tables and set(tables) == {2}
+
+
+@pytest.mark.compiled
+def test_the_core_keeps_a_strategys_table_between_searches() -> None:
+    """A second search of a position in a table of ``STRATEGY_TABLE_MB``, on the same thread,
+    starts from what the first proved."""
+    rust = implementation("mnk", "rust")
+    nodes = []
+
+    def twice() -> None:  # a new thread: no table kept yet
+        for _ in range(2):
+            board = "...../...../..x../...../....."
+            nodes.append(rust.solve(board, 4, table_mb=proof.STRATEGY_TABLE_MB).nodes)
+
+    thread = threading.Thread(target=twice)
+    thread.start()
+    thread.join()
+    assert nodes[1] < nodes[0]
+
+
 def test_a_version_1_certificate_is_still_read() -> None:
     old = public.prove(_empty(4, 4), 4)
     old["version"] = 1

@@ -297,7 +297,8 @@ def wait_for(condition: Any, seconds: float = 30) -> bool:
 
 def test_nothing_outlives_the_server() -> None:
     with running("--workers", "2") as server:
-        assert len(server.children()) == 2
+        # A worker just forked shows the server's command line until its exec: wait for both.
+        assert wait_for(lambda: len(server.children()) == 2)
         children = server.children(workers_only=False)
 
     def ended(pid: int) -> bool:

@@ -42,6 +42,10 @@ QUICK_MOVE_NODES = 1_000_000
 #: drawing strategy from the search: most positions a few moves in have one or none soon.
 LEAF_PROOF_NODES = 20_000
 
+#: The table (MiB) of ``prove``'s searches when ``table_mb`` is not given: the largest a thread
+#: keeps between calls, so each search of a strategy starts from what the earlier ones proved.
+STRATEGY_TABLE_MB = 16
+
 
 class _Position:
     """A checked position: its geometry, X and O masks and the board as the backend takes it."""
@@ -84,6 +88,14 @@ class _Position:
         """The options the search takes (all but ``progress``)."""
         return {o: v for o, v in self.options.items() if o != "progress"}
 
+    def strategy_options(self) -> dict[str, Any]:
+        """The options of ``prove``'s searches: ``search_options``, in a kept table unless
+        ``table_mb`` is given."""
+        options = self.search_options()
+        if options.get("table_mb") is None:
+            options["table_mb"] = STRATEGY_TABLE_MB
+        return options
+
 
 @takes(OPTIONS)
 def value(board: Any, k: int, **options: Unpack[SearchOptions]) -> int:
@@ -117,7 +129,9 @@ def prove(
 ) -> dict[str, Any]:
     """A certificate of the position's value (see ``perfectplay.mnk.certificate`` for its
     format), which ``perfectplay.mnk.check`` verifies without the prover: Breaker strategies
-    for a draw where the prover finds them, strategies from the search elsewhere.
+    for a draw where the prover finds them, strategies from the search elsewhere. The
+    searches share one table: ``table_mb`` if given, else ``STRATEGY_TABLE_MB``, kept by the
+    thread between them.
 
     With ``checkpoint`` (a directory) or ``client`` (a ``dask.distributed.Client``), the proof
     that the side to move cannot win is split by its first move: one task a move up to the
@@ -154,7 +168,7 @@ def prove(
         ]
         return {**certificate, "value": 0, "guarantees": guarantees}
     backend = implementation("mnk")
-    result = int(backend.solve(position.board, position.k, **position.search_options()).value)
+    result = int(backend.solve(position.board, position.k, **position.strategy_options()).value)
     if result == 1:
         guarantees = [_strategy(position, mover, 1)]
     elif result == -1:
@@ -352,7 +366,8 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
 def _move(position: _Position, text: str, x: int, o: int, bound: int) -> int:
     """The side to move's best move, or where that search needs more than ``QUICK_MOVE_NODES``
     and a win is all ``bound`` asks, the first move after which the other side loses."""
-    backend, geometry, options = implementation("mnk"), position.geometry, position.search_options()
+    backend, geometry = implementation("mnk"), position.geometry
+    options = position.strategy_options()
     try:
         row, col = backend.best_move(text, position.k, **_capped(options, QUICK_MOVE_NODES))
     except SearchLimitExceeded:
@@ -368,7 +383,7 @@ def _a_winning_move(position: _Position, x: int, o: int) -> int:
     that a search proves within ``QUICK_MOVE_NODES``, then within ten times more, and so on up
     to the options' ``node_limit`` (so one hard child does not hold up an easy win)."""
     backend, geometry = implementation("mnk"), position.geometry
-    options = position.search_options()
+    options = position.strategy_options()
     given = options.get("node_limit")
     x_moves = x_to_move(x, o)
     rows, cols = geometry.rows, geometry.cols
