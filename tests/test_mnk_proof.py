@@ -330,8 +330,7 @@ def test_a_strategys_searches_share_one_table(monkeypatch: pytest.MonkeyPatch) -
 
             return recorded if name in searching else function
 
-    real = proof.implementation
-    monkeypatch.setattr(proof, "implementation", lambda game: Recorded(real(game)))
+    monkeypatch.setattr(proof, "implementation", lambda game: Recorded(implementation(game)))
     monkeypatch.setattr(proof, "QUICK_MOVE_NODES", 1)  # the any-winning-move searches too
     assert public.check(public.prove(_empty(3, 4), 3)) == 1
     assert len(tables) > 10 and set(tables) == {proof.STRATEGY_TABLE_MB}
