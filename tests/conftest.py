@@ -83,6 +83,13 @@ def mnk(backend: str) -> Any:
     return implementation("mnk", backend)
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marks ``each_backend`` every test run once a backend under test (through the
+    ``backend`` fixture): a run of both backends has run its twin's case already."""
+    if "backend" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.each_backend)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests of the test-only core, selected on a core built without it: say how to build it."""

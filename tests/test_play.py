@@ -43,10 +43,13 @@ def test_hint_lists_every_move_best_first() -> None:
 def test_moves_of_equal_answers_are_ranked_as_best_move_takes_them() -> None:
     from perfectplay import connect4, tictactoe
 
-    # Connect Four: 1, 2 and 3 all draw on the empty 5x4 board; the centre column leads.
-    ranked = _play.rank(connect4.Position("", width=5, height=4))
-    assert [m.action for m in ranked[:3]] == [2, 1, 3]
-    assert ranked[0].action == connect4.best_move("", width=5, height=4)
+    # Connect Four: after 333 on 5x4 every column draws in 17 plies; the centre column leads,
+    # then outwards, the left one of each two first.
+    position = connect4.Position("333", width=5, height=4)
+    assert set(position.analyze().values()) == {(0, 17)}
+    ranked = _play.rank(position)
+    assert [m.action for m in ranked] == [2, 1, 3, 0, 4]
+    assert ranked[0].action == connect4.best_move("333", width=5, height=4)
     # Other games: the lowest move first, as their best_move.
     ranked = _play.rank(tictactoe.Position("........."))  # every cell draws
     assert [m.action for m in ranked] == list(range(9))

@@ -104,7 +104,10 @@ def test_the_command_line_offers_every_judge_format_and_stress_problem() -> None
 
 
 # Small starts the pure-Python search also finishes quickly.
-SMALL_STARTS: dict[str, dict[str, Any]] = {"connect4": {"width": 4, "height": 4}}
+SMALL_STARTS: dict[str, dict[str, Any]] = {
+    "connect4": {"width": 4, "height": 4},
+    "mnk": {"rows": 3, "cols": 4, "k": 3},
+}
 
 
 @pytest.mark.parametrize("name", NAMES)
