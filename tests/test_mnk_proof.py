@@ -230,18 +230,40 @@ def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> N
         taken = (x | o) & -(x | o)
         forged["guarantees"][1]["by"]["strategy"][key]["weak"]["reply"] = taken.bit_length() - 1
         _refused(forged, "not an empty cell")
+    # The endings' nodes are the certificate's shared ones: each is some ending's.
+    assert all(moves[key]["weak"].keys() == {"reply", "root"} for key in leaves)
     splits = 0
-    for key in leaves:
-        nodes = moves[key]["weak"]["nodes"]
-        for index, node in enumerate(nodes):
-            if len(node.get("split", [])) > 1:
-                forged = copy.deepcopy(drawn)
-                forged["guarantees"][1]["by"]["strategy"][key]["weak"]["nodes"][index][
-                    "split"
-                ].pop()
-                _refused(forged, "has no answer")
-                splits += 1
+    for index, node in enumerate(drawn["nodes"]):
+        if len(node.get("split", [])) > 1:
+            forged = copy.deepcopy(drawn)
+            forged["nodes"][index]["split"].pop()
+            _refused(forged, "has no answer")
+            splits += 1
     assert splits > 0
+
+
+def test_endings_share_their_nodes_and_version_2_keeps_them_apart() -> None:
+    """A node two endings use is kept once in the certificate's ``nodes``. Version 2 has no
+    shared nodes: each ending holds its own (here, all of them), and an ending that names a
+    shared node there is refused."""
+    drawn = public.prove(_empty(3, 3), 3)
+    moves = drawn["guarantees"][1]["by"]["strategy"]
+    roots = [entry["weak"]["root"] for entry in moves.values() if isinstance(entry, dict)]
+    assert len(set(roots)) < len(roots)
+    assert len(drawn["nodes"]) == len({json.dumps(node) for node in drawn["nodes"]})
+    old = copy.deepcopy(drawn)
+    old["version"] = 2
+    _refused(old, "nodes \\(version 3\\) must be a list")
+    nodes = old.pop("nodes")
+    _refused(old, "a weak proof has reply, root and nodes")
+    for entry in old["guarantees"][1]["by"]["strategy"].values():
+        if isinstance(entry, dict):
+            entry["weak"]["nodes"] = nodes
+    assert public.check(old) == 0
+    out_of_reach = copy.deepcopy(drawn)
+    key = next(key for key, entry in moves.items() if isinstance(entry, dict))
+    out_of_reach["guarantees"][1]["by"]["strategy"][key]["weak"]["root"] = len(drawn["nodes"])
+    _refused(out_of_reach, "there is no node")
 
 
 def test_a_strategy_is_read_under_the_boards_symmetries() -> None:
@@ -367,7 +389,7 @@ def test_a_version_1_certificate_is_still_read() -> None:
     "certificate",
     [
         "[]",
-        {"format": "perfectplay.mnk.certificate", "version": 3},
+        {"format": "perfectplay.mnk.certificate", "version": 4},
         {"format": "perfectplay.mnk.certificate", "version": True},
         "not json",
         b"{",

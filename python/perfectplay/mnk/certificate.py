@@ -2,9 +2,10 @@
 proves, or raises ``InvalidCertificate`` saying which part does not hold. The format is
 documented in ``docs/guides/proofs.md``; in short:
 
-    {"format": "perfectplay.mnk.certificate", "version": 1,
+    {"format": "perfectplay.mnk.certificate", "version": 3,
      "rows": R, "cols": C, "k": K, "board": "x.o/...", "value": 1 | 0 | -1,
-     "guarantees": [{"player": "x" | "o", "at_least": 0 | 1, "by": PROOF}, ...]}
+     "guarantees": [{"player": "x" | "o", "at_least": 0 | 1, "by": PROOF}, ...],
+     "nodes": [NODE, ...]}
 
 ``value`` is for the side to move. Each guarantee says what ``player`` gets at least with best
 play (1: a win, 0: not a loss); the checker accepts ``value`` only when the guarantees pin it
@@ -19,7 +20,8 @@ from both sides. A ``PROOF`` is one of
   tried, once a position up to symmetry. Where ``player`` can complete k in a row at once it
   does, and needs no entry. An ENTRY is a cell, or (``at_least`` 0 only) a
   ``{"weak": ...}`` proof as below with ``player`` as Breaker moving first: from there the
-  other side never gets k in a row;
+  other side never gets k in a row. Such a proof may leave out its ``nodes``: its ``root``
+  then names a node of the certificate's own ``nodes``, which every such proof shares;
 - ``{"weak": {"reply": cell | null, "root": i, "nodes": [NODE, ...]}}``: a Breaker strategy
   for ``player``: the other side never gets k in a row. ``reply`` is ``player``'s first move
   when it moves next, else null. Each NODE is a position with the other side (Maker) to move:
@@ -46,10 +48,10 @@ from perfectplay.errors import InvalidCertificate
 from perfectplay.mnk.twin import PLAYING, Geometry, status, x_to_move
 
 FORMAT = "perfectplay.mnk.certificate"
-VERSION = 2
-#: The versions ``check`` reads: version 1 is version 2 without symmetric or weak entries in
-#: strategies.
-VERSIONS = (1, 2)
+VERSION = 3
+#: The versions ``check`` reads: version 2 is version 3 without the shared ``nodes``, and
+#: version 1 is version 2 without symmetric or weak entries in strategies.
+VERSIONS = (1, 2, 3)
 
 #: The most (node, position) pairs ``check`` looks at before refusing a certificate as too
 #: large: a bound on the work a hostile file can ask for.
@@ -68,7 +70,7 @@ def check(certificate: Any, *, max_checked: int = MAX_CHECKED) -> int:
         raise InvalidCertificate("a certificate is a JSON object")
     version = data.get("version")
     if data.get("format") != FORMAT or version not in VERSIONS or isinstance(version, bool):
-        raise InvalidCertificate(f"not a certificate of format {FORMAT!r} version 1 or 2")
+        raise InvalidCertificate(f"not a certificate of format {FORMAT!r} version 1, 2 or 3")
     rows, cols, k = (_integer(data, name) for name in ("rows", "cols", "k"))
     try:
         geometry = Geometry(rows, cols, k)
@@ -93,7 +95,10 @@ def check(certificate: Any, *, max_checked: int = MAX_CHECKED) -> int:
         if value != (-1 if won else 0):
             raise InvalidCertificate(f"the game is over and its value is {-1 if won else 0}")
         return int(value)
-    checker = _Checker(geometry, max_checked)
+    shared = data.get("nodes", [])
+    if (version < 3 and "nodes" in data) or not isinstance(shared, list):
+        raise InvalidCertificate("nodes (version 3) must be a list")
+    checker = _Checker(geometry, max_checked, shared if version >= 3 else None)
     at_least = {"x": -1, "o": -1}
     for number, guarantee in enumerate(guarantees):
         where = f"guarantee {number}"
@@ -180,8 +185,11 @@ def _board(board: Any, rows: int, cols: int) -> tuple[int, int]:
 
 
 class _Checker:
-    def __init__(self, geometry: Geometry, max_checked: int) -> None:
+    def __init__(
+        self, geometry: Geometry, max_checked: int, shared: list[Any] | None = None
+    ) -> None:
         self.geometry = geometry
+        self.shared = shared
         self.max_checked = max_checked
         self.checked = 0
         self.maps = symmetries(geometry.rows, geometry.cols)
@@ -290,7 +298,11 @@ class _Checker:
             if bound != 0:
                 raise InvalidCertificate(f"{here}: a weak proof shows at least a draw only")
             mine, theirs = (seen_x, seen_o) if player == "x" else (seen_o, seen_x)
-            self.weak(theirs, mine, breaker_first=True, proof=entry["weak"], where=here)
+            proof = entry["weak"]
+            shares = self.shared is not None and isinstance(proof, dict)
+            if shares and proof.keys() == {"reply", "root"}:
+                proof = {**proof, "nodes": self.shared}
+            self.weak(theirs, mine, breaker_first=True, proof=proof, where=here)
             return None
         cell = self.cell(entry, self.geometry.full & ~(seen_x | seen_o), here)
         return self.unmaps[symmetry][cell]

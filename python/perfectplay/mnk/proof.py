@@ -169,18 +169,53 @@ def prove(
         return {**certificate, "value": 0, "guarantees": guarantees}
     backend = implementation("mnk")
     result = int(backend.solve(position.board, position.k, **position.strategy_options()).value)
+    pool = _Pool()
     if result == 1:
-        guarantees = [_strategy(position, mover, 1)]
+        guarantees = [_strategy(position, mover, 1, pool)]
     elif result == -1:
-        guarantees = [_strategy(position, other, 1)]
+        guarantees = [_strategy(position, other, 1, pool)]
     else:
         mine = {"player": mover, "at_least": 0, "by": lower} if lower else None
         theirs = {"player": other, "at_least": 0, "by": {"weak": shown_upper}} if upper else None
         guarantees = [
-            mine or _strategy(position, mover, 0),
-            theirs or _strategy(position, other, 0),
+            mine or _strategy(position, mover, 0, pool),
+            theirs or _strategy(position, other, 0, pool),
         ]
-    return {**certificate, "value": result, "guarantees": guarantees}
+    shared = {"nodes": pool.nodes} if pool.nodes else {}
+    return {**certificate, "value": result, "guarantees": guarantees, **shared}
+
+
+class _Pool:
+    """The Breaker nodes a certificate's strategies share (its ``nodes``): every node of a
+    line's ending placed once, however many endings use it."""
+
+    def __init__(self) -> None:
+        self.nodes: list[dict[str, Any]] = []
+        self.placed: dict[str, int] = {}
+
+    def add(self, proof: Any) -> dict[str, Any]:
+        """A backend's proof ``(reply, root, nodes)`` as a strategy's ``weak`` entry into the
+        pool (the nodes its root reaches, each found again where the pool has it)."""
+        reply, root, _ = proof
+        shown = _weak(proof)["nodes"]
+        at: dict[int, int] = {}
+
+        def place(index: int) -> int:
+            if index in at:
+                return at[index]
+            ((kind, body),) = shown[index].items()
+            if kind == "split":
+                body = [[move, answer, place(child)] for move, answer, child in body]
+            elif kind == "mirror":
+                body = [place(body[0]), body[1]]
+            key = json.dumps([kind, body])
+            if key not in self.placed:
+                self.placed[key] = len(self.nodes)
+                self.nodes.append({kind: body})
+            at[index] = self.placed[key]
+            return at[index]
+
+        return {"reply": reply, "root": place(root)}
 
 
 def _task(board: str, k: int, options: dict[str, Any]) -> Any:
@@ -317,11 +352,11 @@ def _weak(proof: Any) -> dict[str, Any]:
     return {"reply": reply, "root": root, "nodes": shown}
 
 
-def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
+def _strategy(position: _Position, player: str, bound: int, pool: _Pool) -> dict[str, Any]:
     """``player``'s strategy from the search: its best move wherever it is to move, against
     every move of the other side, once a position up to symmetry (keyed by its least image).
     Where ``player`` needs only a draw and the prover finds it a Breaker strategy within
-    ``LEAF_PROOF_NODES``, that weak proof ends the line."""
+    ``LEAF_PROOF_NODES``, that weak proof ends the line, its nodes in ``pool``."""
     backend, geometry = implementation("mnk"), position.geometry
     maps = symmetries(geometry.rows, geometry.cols)
     leaf_options = _capped(dict(position.options, progress=False), LEAF_PROOF_NODES)
@@ -347,7 +382,7 @@ def _strategy(position: _Position, player: str, bound: int) -> dict[str, Any]:
             key, text = f"{x:x}.{o:x}", position.text(x, o)
             leaf = _leaf_proof(backend, text, position.k, leaf_options) if bound == 0 else None
             if leaf is not None:
-                moves[key] = {"weak": _weak(leaf)}
+                moves[key] = {"weak": pool.add(leaf)}
                 continue
             cell = _move(position, text, x, o, bound)
             moves[key] = cell
