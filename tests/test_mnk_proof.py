@@ -357,6 +357,10 @@ def test_a_strategys_searches_share_one_table(monkeypatch: pytest.MonkeyPatch) -
     assert public.check(public.prove(_empty(3, 4), 3)) == 1
     assert len(tables) > 10 and set(tables) == {proof.STRATEGY_TABLE_MB}
     tables.clear()
+    # None, as the command line passes it when --table-mb is not given, is not given.
+    assert public.check(public.prove(_empty(3, 4), 3, table_mb=None)) == 1
+    assert tables and set(tables) == {proof.STRATEGY_TABLE_MB}
+    tables.clear()
     assert public.check(public.prove(_empty(3, 4), 3, table_mb=2, node_limit=None)) == 1
     assert tables and set(tables) == {2}
 
