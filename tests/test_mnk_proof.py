@@ -366,16 +366,17 @@ def test_a_strategys_searches_share_one_table(monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.compiled
-def test_the_core_keeps_a_strategys_table_between_searches() -> None:
+@pytest.mark.parametrize("table_mb", [proof.STRATEGY_TABLE_MB, 64])
+def test_the_core_keeps_a_strategys_table_between_searches(table_mb: int) -> None:
     """A second search of a position in a table of ``STRATEGY_TABLE_MB``, on the same thread,
-    starts from what the first proved."""
+    starts from what the first proved; so does one in a bigger table whose size was given."""
     rust = implementation("mnk", "rust")
     nodes = []
 
     def twice() -> None:  # a new thread: no table kept yet
         for _ in range(2):
             board = "...../...../..x../...../....."
-            nodes.append(rust.solve(board, 4, table_mb=proof.STRATEGY_TABLE_MB).nodes)
+            nodes.append(rust.solve(board, 4, table_mb=table_mb).nodes)
 
     thread = threading.Thread(target=twice)
     thread.start()

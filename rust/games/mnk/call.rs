@@ -71,12 +71,18 @@ impl Call {
         self.query.cols()
     }
 
+    /// This thread's kept table of the call's size (kept past the call when asked for).
+    fn kept_table(&self) -> TableUse<'static> {
+        let (bytes, asked) = (self.table_bytes, self.given_bytes.is_some());
+        TableUse::Kept { bytes, asked }
+    }
+
     pub fn solve(&self, budget: &mut Budget) -> Result<Solution> {
-        self.query.solve(TableUse::Kept(self.table_bytes), budget)
+        self.query.solve(self.kept_table(), budget)
     }
 
     pub fn analyze(&self, budget: &mut Budget) -> Result<Vec<MoveAnswer>> {
-        self.query.analyze(TableUse::Kept(self.table_bytes), budget)
+        self.query.analyze(self.kept_table(), budget)
     }
 
     /// Every legal move's answer, best first ([`driver::rank`]: the lower cell among equals).
@@ -88,12 +94,11 @@ impl Call {
 
     /// The value for the side to move by a weak search: no move ranked.
     pub fn value(&self, budget: &mut Budget) -> Result<i8> {
-        self.query.value(TableUse::Kept(self.table_bytes), budget)
+        self.query.value(self.kept_table(), budget)
     }
 
     pub fn best_move(&self, budget: &mut Budget) -> Result<Option<u8>> {
-        self.query
-            .best_move(TableUse::Kept(self.table_bytes), budget)
+        self.query.best_move(self.kept_table(), budget)
     }
 
     /// A weak-game proof that Breaker stops Maker ([`prover::prove`]): Maker is the side to

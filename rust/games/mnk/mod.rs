@@ -338,8 +338,8 @@ pub struct Query {
 
 /// Where a search's transposition table comes from.
 pub enum TableUse<'t> {
-    /// This thread's kept table of that many bytes (single calls).
-    Kept(usize),
+    /// This thread's kept table of that many bytes (single calls), the size asked for or not.
+    Kept { bytes: usize, asked: bool },
     /// A batch worker's own table.
     Own(&'t mut Table),
 }
@@ -426,7 +426,9 @@ impl Query {
             })?)
         };
         match table {
-            TableUse::Kept(bytes) => search::with_kept_table(&self.engine, bytes, with),
+            TableUse::Kept { bytes, asked } => {
+                search::with_kept_table(&self.engine, bytes, asked, with)
+            }
             TableUse::Own(table) => with(table),
         }
     }

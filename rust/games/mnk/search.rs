@@ -235,7 +235,7 @@ pub struct Solver<'a, 'b> {
 
 /// Tables up to this size are kept per thread for the next search on the same geometry: for
 /// small positions clearing a fresh table would cost more than the search. Bigger ones are
-/// freed with their search.
+/// freed with their search, unless their size was asked for.
 const KEPT_TABLE_BYTES: usize = 16 << 20;
 
 /// A table and the (rows, cols, k) its positions belong to: entries are exact facts about
@@ -248,12 +248,14 @@ thread_local! {
 }
 
 /// Runs `work` with a table of `table_bytes` for `engine`'s geometry: this thread's kept
-/// table when it is of that size, else a new one. Small tables are kept for the thread's next
-/// search on the same geometry (entries are exact facts about positions of the geometry, true
-/// for every later search on it); big ones are freed with the search.
+/// table when it is of that size, else a new one. Small tables, and any table whose size was
+/// `asked` for, are kept for the thread's next search on the same geometry (entries are exact
+/// facts about positions of the geometry, true for every later search on it); other big ones
+/// are freed with the search.
 pub fn with_kept_table<T>(
     engine: &Engine,
     table_bytes: usize,
+    asked: bool,
     work: impl FnOnce(&mut Table) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let geometry = &engine.geometry;
@@ -269,7 +271,7 @@ pub fn with_kept_table<T>(
         None => Table::with_bytes(table_bytes)?,
     };
     let result = work(&mut table);
-    if table.bytes() <= KEPT_TABLE_BYTES {
+    if asked || table.bytes() <= KEPT_TABLE_BYTES {
         KEPT.with(|kept| *kept.borrow_mut() = Some((shape, table)));
     }
     result
@@ -521,7 +523,7 @@ mod tests {
     fn solve_empty(rows: usize, cols: usize, k: i128) -> Solution {
         let engine = Engine::new(Geometry::new(rows, cols, k).unwrap());
         unlimited(|budget| {
-            with_kept_table(&engine, 1 << 22, |table| {
+            with_kept_table(&engine, 1 << 22, false, |table| {
                 let mut solver = Solver::new(&engine, table, budget);
                 let mut game = Game {
                     rules: &engine.geometry,
@@ -576,7 +578,7 @@ mod tests {
                     let node = engine.node(mine, theirs);
                     let exact = exhaustive_score(&geometry, mine, theirs, &mut memo);
                     let fast = unlimited(|budget| {
-                        with_kept_table(&engine, 1 << 16, |table| {
+                        with_kept_table(&engine, 1 << 16, false, |table| {
                             Ok(Solver::new(&engine, table, budget).exact_score(&node)?)
                         })
                     });
