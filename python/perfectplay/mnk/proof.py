@@ -168,7 +168,7 @@ def prove(
         ]
         return {**certificate, "value": 0, "guarantees": guarantees}
     backend = implementation("mnk")
-    result = int(backend.solve(position.board, position.k, **position.strategy_options()).value)
+    result = int(backend.search_value(position.board, position.k, **position.strategy_options()))
     pool = _Pool()
     if result == 1:
         guarantees = [_strategy(position, mover, 1, pool)]
