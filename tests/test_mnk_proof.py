@@ -242,6 +242,27 @@ def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> N
     assert splits > 0
 
 
+def test_an_ending_nearer_the_start_is_looked_for_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The prover's budget for a line's ending grows toward the start (few positions there, and
+    each proof found ends a whole subtree), and a given ``node_limit`` still caps it."""
+    asked: list[tuple[int, int]] = []
+    looked_for = proof._leaf_proof
+
+    def recorded(backend: Any, board: str, k: int, options: dict[str, Any]) -> Any:
+        asked.append((board.count("x") + board.count("o"), options["node_limit"]))
+        return looked_for(backend, board, k, options)
+
+    monkeypatch.setattr(proof, "_leaf_proof", recorded)
+    assert public.check(public.prove(_empty(3, 3), 3)) == 0
+    budgets = dict(asked)
+    assert sorted(budgets) == [1, 3, 5, 7] and len(set(asked)) == len(budgets)
+    assert budgets[7] == proof.LEAF_PROOF_NODES
+    assert budgets[1] > budgets[3] > budgets[5] > budgets[7]
+    asked.clear()
+    assert public.check(public.prove(_empty(3, 3), 3, node_limit=5_000)) == 0
+    assert asked and {limit for _, limit in asked} == {5_000}
+
+
 def test_endings_share_their_nodes_and_version_2_keeps_them_apart() -> None:
     """A node two endings use is kept once in the certificate's ``nodes``. Version 2 has no
     shared nodes: each ending holds its own (here, all of them), and an ending that names a

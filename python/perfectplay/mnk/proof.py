@@ -39,7 +39,9 @@ MAX_STRATEGY = 1_000_000
 QUICK_MOVE_NODES = 1_000_000
 
 #: The most nodes the prover spends looking for a Breaker strategy that ends a line of a
-#: drawing strategy from the search: most positions a few moves in have one or none soon.
+#: drawing strategy from the search, six stones in or more: most such positions have one or
+#: none soon. Nearer the start it may spend ten times more every two stones fewer (see
+#: ``_leaf_nodes``): those positions are few, and each proof found there ends a whole subtree.
 LEAF_PROOF_NODES = 20_000
 
 #: The table (MiB) of ``prove``'s searches when ``table_mb`` is not given: the largest a thread
@@ -356,10 +358,10 @@ def _strategy(position: _Position, player: str, bound: int, pool: _Pool) -> dict
     """``player``'s strategy from the search: its best move wherever it is to move, against
     every move of the other side, once a position up to symmetry (keyed by its least image).
     Where ``player`` needs only a draw and the prover finds it a Breaker strategy within
-    ``LEAF_PROOF_NODES``, that weak proof ends the line, its nodes in ``pool``."""
+    ``_leaf_nodes``, that weak proof ends the line, its nodes in ``pool``."""
     backend, geometry = implementation("mnk"), position.geometry
     maps = symmetries(geometry.rows, geometry.cols)
-    leaf_options = _capped(dict(position.options, progress=False), LEAF_PROOF_NODES)
+    leaf_options = dict(position.options, progress=False)
     moves: dict[str, Any] = {}
     seen: set[tuple[int, int]] = set()
     stack = [(position.x, position.o)]
@@ -380,7 +382,10 @@ def _strategy(position: _Position, player: str, bound: int, pool: _Pool) -> dict
                     f"the certificate's strategy would hold more than {MAX_STRATEGY} positions"
                 )
             key, text = f"{x:x}.{o:x}", position.text(x, o)
-            leaf = _leaf_proof(backend, text, position.k, leaf_options) if bound == 0 else None
+            leaf = None
+            if bound == 0:
+                budget = _capped(leaf_options, _leaf_nodes((x | o).bit_count()))
+                leaf = _leaf_proof(backend, text, position.k, budget)
             if leaf is not None:
                 moves[key] = {"weak": pool.add(leaf)}
                 continue
@@ -450,6 +455,12 @@ def _capped(options: dict[str, Any], nodes: int) -> dict[str, Any]:
     """``options`` with ``node_limit`` at most ``nodes``."""
     given = options.get("node_limit")
     return dict(options, node_limit=nodes if given is None else min(given, nodes))
+
+
+def _leaf_nodes(stones: int) -> int:
+    """The prover's budget for a line's ending with ``stones`` on the board:
+    ``LEAF_PROOF_NODES`` from six stones, ten times more for every two fewer."""
+    return LEAF_PROOF_NODES * int(10 ** max(0, 3 - stones // 2))
 
 
 def _leaf_proof(backend: Any, board: str, k: int, options: dict[str, Any]) -> Any:
