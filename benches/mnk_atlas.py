@@ -5,6 +5,7 @@ how it was settled, the time it took, and whether its certificate was written an
     python benches/mnk_atlas.py --open --timeout 120 --nodes 100000000   # the open ones again
     python benches/mnk_atlas.py --open --boards 4x9x4 --timeout 900 --table-mb 4096
     python benches/mnk_atlas.py --uncertified --timeout 600   # certificates not yet written
+    python benches/mnk_atlas.py --recertify --boards 4x7x4   # written again, prove changed
 
 Each board runs in a process of its own: ``mnk.value`` (the prover, then the search, each
 under ``--nodes``), then ``mnk.prove`` and ``mnk.check`` on its certificate, each under
@@ -222,11 +223,16 @@ def main() -> None:
         action="store_true",
         help="write again only the certificates docs/atlas.json lacks, keeping the values",
     )
+    parser.add_argument(
+        "--recertify",
+        action="store_true",
+        help="write again the certificates of --boards (prove has changed), keeping the values",
+    )
     parser.add_argument("--max-cells", type=int, default=64, help="with --open: boards up to")
     parser.add_argument(
         "--boards",
         default="",
-        help="with --open or --uncertified: only these, such as 4x9x4,4x10x4 (m x n x k)",
+        help="with --open, --uncertified or --recertify: only these, such as 4x9x4 (m x n x k)",
     )
     parser.add_argument("--table-mb", type=int, default=0, help="the searches' (default theirs)")
     args = parser.parse_args()
@@ -237,10 +243,12 @@ def main() -> None:
         Path(args.certificates).mkdir(parents=True, exist_ok=True)
     todo = boards()
     known: dict[tuple[int, int, int], dict[str, Any]] = {}
-    if args.open or args.uncertified:
+    if args.open or args.uncertified or args.recertify:
         known = {(e["m"], e["n"], e["k"]): e for e in json.loads(RESULTS.read_text())}
         if args.open:
             todo = [b for b in todo if known[b]["value"] is None and b[0] * b[1] <= args.max_cells]
+        elif args.recertify:
+            todo = [b for b in todo if known[b]["value"] is not None]
         else:
             todo = [
                 b for b in todo if known[b]["value"] is not None and not known[b]["certificate"]
@@ -248,7 +256,9 @@ def main() -> None:
         if args.boards:
             chosen = {tuple(map(int, b.split("x"))) for b in args.boards.split(",")}
             todo = [b for b in todo if b in chosen]
-    reuse = args.uncertified
+    if args.recertify and not args.boards:
+        parser.error("--recertify needs --boards")
+    reuse = args.uncertified or args.recertify
     with ThreadPoolExecutor(args.jobs) as pool:
         settled = pool.map(lambda b: settle(b, args, known[b] if reuse else None), todo)
         for number, entry in enumerate(settled, 1):
