@@ -263,6 +263,22 @@ def test_an_ending_nearer_the_start_is_looked_for_longer(monkeypatch: pytest.Mon
     assert asked and {limit for _, limit in asked} == {5_000}
 
 
+def test_a_drawing_strategy_threatens_where_a_threat_keeps_the_draw() -> None:
+    """Where the side to move can threaten k in a row and still draw, a drawing strategy plays
+    the threat (the other side then has one answer to try, not every move), even where the
+    search's best move is another."""
+    board = "oox../oxoxx/xxo../ox.x./.o..."  # O to move; (0, 3) is the search's best move
+    position = proof._Position(board, 4, "prove", {})
+    geometry, x, o = position.geometry, position.x, position.o
+    backend = implementation("mnk")
+    row, col = backend.best_move(board, 4)
+    assert not geometry.wins_now(o | 1 << (row * 5 + col), x)
+    cell = proof._move(position, board, x, o, 0)
+    assert geometry.wins_now(o | 1 << cell, x)
+    assert backend.search_value(position.text(x, o | 1 << cell), 4) <= 0
+    assert proof._move(position, board, x, o, 1) == row * 5 + col  # a win asks the best move
+
+
 def test_endings_share_their_nodes_and_version_2_keeps_them_apart() -> None:
     """A node two endings use is kept once in the certificate's ``nodes``. Version 2 has no
     shared nodes: each ending holds its own (here, all of them), and an ending that names a

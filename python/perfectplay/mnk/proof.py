@@ -405,9 +405,12 @@ def _strategy(position: _Position, player: str, bound: int, pool: _Pool) -> dict
 
 def _move(position: _Position, text: str, x: int, o: int, bound: int) -> int:
     """The side to move's best move, or where that search needs more than ``QUICK_MOVE_NODES``
-    and a win is all ``bound`` asks, the first move after which the other side loses."""
+    and a win is all ``bound`` asks, the first move after which the other side loses. Where a
+    draw is all ``bound`` asks, a threat that keeps it comes first (``_drawing_threat``)."""
     backend, geometry = implementation("mnk"), position.geometry
     options = position.strategy_options()
+    if bound == 0 and (threat := _drawing_threat(position, x, o)) is not None:
+        return threat
     try:
         row, col = backend.best_move(text, position.k, **_capped(options, QUICK_MOVE_NODES))
     except SearchLimitExceeded:
@@ -416,6 +419,28 @@ def _move(position: _Position, text: str, x: int, o: int, bound: int) -> int:
         else:
             return _a_winning_move(position, x, o)
     return int(row * geometry.cols + col)
+
+
+def _drawing_threat(position: _Position, x: int, o: int) -> int | None:
+    """The first move (by cell) that threatens k in a row at the next move and after which the
+    other side cannot win, as searches within ``QUICK_MOVE_NODES`` prove; None if there is
+    none. The other side must answer a threat where it stands, so a drawing strategy that
+    makes one tries one answer there instead of every move: its strategies are smaller."""
+    backend, geometry = implementation("mnk"), position.geometry
+    options = _capped(position.strategy_options(), QUICK_MOVE_NODES)
+    x_moves = x_to_move(x, o)
+    mine, theirs = (x, o) if x_moves else (o, x)
+    empty = geometry.full & ~(x | o)
+    for cell in range(geometry.cells):
+        if not empty >> cell & 1 or not geometry.wins_now(mine | 1 << cell, theirs):
+            continue
+        after = (x | 1 << cell, o) if x_moves else (x, o | 1 << cell)
+        try:
+            if backend.search_value(position.text(*after), position.k, **options) <= 0:
+                return cell
+        except SearchLimitExceeded:
+            continue
+    return None
 
 
 def _a_winning_move(position: _Position, x: int, o: int) -> int:
