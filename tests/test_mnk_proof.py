@@ -279,6 +279,21 @@ def test_a_drawing_strategy_threatens_where_a_threat_keeps_the_draw() -> None:
     assert proof._move(position, board, x, o, 1) == row * 5 + col  # a win asks the best move
 
 
+def test_a_strategy_stops_before_it_holds_half_the_machine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strategy looks at what the process holds as it grows, and stops with ``MemoryError``
+    past half the machine's memory more than at its start; below that it is written."""
+    held = iter(range(0, 1 << 60, 1 << 30))  # a GiB more at every look
+    monkeypatch.setattr(proof, "MEMORY_EVERY", 1)
+    monkeypatch.setattr(proof, "half_the_machine", lambda: 4 << 30)
+    monkeypatch.setattr(proof, "_resident_bytes", lambda: next(held))
+    with pytest.raises(MemoryError, match="half the machine's memory"):
+        public.prove(_empty(3, 3), 3)
+    monkeypatch.setattr(proof, "_resident_bytes", lambda: 1 << 30)
+    assert public.check(public.prove(_empty(3, 3), 3)) == 0
+
+
 def test_endings_share_their_nodes_and_version_2_keeps_them_apart() -> None:
     """A node two endings use is kept once in the certificate's ``nodes``. Version 2 has no
     shared nodes: each ending holds its own (here, all of them), and an ending that names a

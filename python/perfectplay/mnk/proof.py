@@ -19,6 +19,7 @@ from perfectplay._kernel.options import Options, takes
 from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import InvalidCertificate, SearchLimitExceeded
 from perfectplay.mnk.certificate import FORMAT, MAX_BYTES, VERSION, canonical, check_weak
+from perfectplay.mnk.prover import half_the_machine
 from perfectplay.mnk.twin import PLAYING, Geometry, marks_to_masks, status, x_to_move
 
 if TYPE_CHECKING:
@@ -33,6 +34,11 @@ OPTIONS = ("node_limit", "table_mb", "progress")
 
 #: The most positions a strategy from the search may hold in a certificate.
 MAX_STRATEGY = 1_000_000
+
+#: Every this many positions, a strategy looks at what the process holds: past half the
+#: machine's memory more than at the start, ``prove`` stops (``MemoryError``) before the
+#: system's out-of-memory killer would, as the prover does.
+MEMORY_EVERY = 4_096
 
 #: The most nodes a winning strategy's search for the quickest win may take before any
 #: winning move is taken instead: quickest wins keep a strategy small, but some cost far more.
@@ -365,11 +371,14 @@ def _strategy(position: _Position, player: str, bound: int, pool: _Pool) -> dict
     moves: dict[str, Any] = {}
     seen: set[tuple[int, int]] = set()
     stack = [(position.x, position.o)]
+    room = _MemoryRoom()
     while stack:
         x, o = canonical(maps, *stack.pop())
         if (x, o) in seen:
             continue
         seen.add((x, o))
+        if len(seen) % MEMORY_EVERY == 0:
+            room.check()
         empty = geometry.full & ~(x | o)
         if empty == 0:
             continue
@@ -401,6 +410,34 @@ def _strategy(position: _Position, player: str, bound: int, pool: _Pool) -> dict
                 if not geometry.has_line(theirs):
                     stack.append((theirs, o) if x_moves else (x, theirs))
     return {"player": player, "at_least": bound, "by": {"strategy": moves}}
+
+
+class _MemoryRoom:
+    """What the process held when a strategy began, and how much more it may hold: half the
+    machine's memory (no bound where the system does not say)."""
+
+    def __init__(self) -> None:
+        self.start, self.room = _resident_bytes(), half_the_machine()
+
+    def check(self) -> None:
+        now = _resident_bytes()
+        if self.start is None or now is None or self.room is None:
+            return
+        if now - self.start > self.room:
+            raise MemoryError(
+                f"the certificate's strategy would hold more than half the machine's memory "
+                f"({self.room >> 20} MiB)"
+            )
+
+
+def _resident_bytes() -> int | None:
+    """The memory the process holds now, where the system says (Linux's ``/proc``)."""
+    try:
+        with open("/proc/self/statm", "rb") as file:
+            pages = int(file.read().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _move(position: _Position, text: str, x: int, o: int, bound: int) -> int:
