@@ -236,6 +236,8 @@ def main() -> None:
     )
     parser.add_argument("--table-mb", type=int, default=0, help="the searches' (default theirs)")
     args = parser.parse_args()
+    if args.recertify and not args.boards:
+        parser.error("--recertify needs --boards")
     if args.page_only:
         PAGE.write_text(page(json.loads(RESULTS.read_text())))
         return
@@ -256,8 +258,6 @@ def main() -> None:
         if args.boards:
             chosen = {tuple(map(int, b.split("x"))) for b in args.boards.split(",")}
             todo = [b for b in todo if b in chosen]
-    if args.recertify and not args.boards:
-        parser.error("--recertify needs --boards")
     reuse = args.uncertified or args.recertify
     with ThreadPoolExecutor(args.jobs) as pool:
         settled = pool.map(lambda b: settle(b, args, known[b] if reuse else None), todo)
