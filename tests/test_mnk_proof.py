@@ -19,7 +19,18 @@ from perfectplay._kernel.backend import implementation
 from perfectplay._kernel.symmetry import permute, symmetries
 from perfectplay.errors import IllegalPosition, InvalidCertificate, SearchLimitExceeded
 from perfectplay.mnk import proof
+from perfectplay.mnk.certificate import check_weak
 from perfectplay.mnk.twin import Geometry
+
+#: A (4,6,4) draw whose halves are both strategies: the prover finds neither side a Breaker
+#: strategy from the position itself, only from positions further on (O's half is the second).
+DRAWN = ("..o.../....../...x../......", 4)
+
+
+def _no_breaker_proof_at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prove`` finds no Breaker proof for the position itself (the endings of strategies
+    are still looked for): what a board whose proofs lie further on gets."""
+    monkeypatch.setattr(proof._Position, "breaker", lambda self, breaker_first: None)
 
 
 def _empty(rows: int, cols: int) -> str:
@@ -193,7 +204,7 @@ def test_a_forged_strategy_is_refused() -> None:
     forged["guarantees"][0]["by"] = {"strategy_stealing": True}
     _refused(forged, "empty board")
 
-    drawn = public.prove(".../.../...", 3)
+    drawn = public.prove(*DRAWN)
     assert drawn["value"] == 0
     forged = copy.deepcopy(drawn)
     assert drawn["guarantees"][1]["by"].keys() == {"strategy"}
@@ -203,6 +214,7 @@ def test_a_forged_strategy_is_refused() -> None:
 
 
 def test_a_drawing_strategy_of_moves_only_is_not_a_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_breaker_proof_at_the_root(monkeypatch)
     monkeypatch.setattr(proof, "_leaf_proof", lambda *_: None)
     drawn = public.prove(".../.../...", 3)
     moves = drawn["guarantees"][1]["by"]["strategy"]
@@ -215,11 +227,11 @@ def test_a_drawing_strategy_of_moves_only_is_not_a_win(monkeypatch: pytest.Monke
 
 
 def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> None:
-    """Tic-tac-toe's weak game is Maker's, so O's half of the draw is a strategy from the
-    search, whose lines end where the prover finds O a Breaker strategy. Such an ending is
-    checked as any weak proof is, at its own position: a reply on a taken cell, or an answered
-    Maker move dropped from a split, is refused."""
-    drawn = public.prove(_empty(3, 3), 3)
+    """O's half of ``DRAWN`` is a strategy from the search, whose lines end where the prover
+    finds O a Breaker strategy. Such an ending is checked as any weak proof is, at its own
+    position: a reply on a taken cell, or an answered Maker move dropped from a split, is
+    refused."""
+    drawn = public.prove(*DRAWN)
     assert drawn["value"] == 0 and public.check(drawn) == 0
     moves = drawn["guarantees"][1]["by"]["strategy"]
     leaves = [key for key, entry in moves.items() if isinstance(entry, dict)]
@@ -253,14 +265,15 @@ def test_an_ending_nearer_the_start_is_looked_for_longer(monkeypatch: pytest.Mon
         return looked_for(backend, board, k, options)
 
     monkeypatch.setattr(proof, "_leaf_proof", recorded)
-    assert public.check(public.prove(_empty(3, 3), 3)) == 0
+    assert public.check(public.prove(*DRAWN)) == 0
     budgets = dict(asked)
-    assert sorted(budgets) == [1, 3, 5, 7] and len(set(asked)) == len(budgets)
-    assert budgets[7] == proof.LEAF_PROOF_NODES
-    assert budgets[1] > budgets[3] > budgets[5] > budgets[7]
+    assert {3, 5, 7} <= set(budgets) and len(set(asked)) == len(budgets)
+    assert budgets[3] > budgets[5] > budgets[7] == proof.LEAF_PROOF_NODES
+    assert all(budget == proof.LEAF_PROOF_NODES for stones, budget in asked if stones >= 7)
     asked.clear()
-    assert public.check(public.prove(_empty(3, 3), 3, node_limit=5_000)) == 0
-    assert asked and {limit for _, limit in asked} == {5_000}
+    assert public.check(public.prove(*DRAWN, node_limit=1_000_000)) == 0
+    assert dict(asked)[3] == 1_000_000 < budgets[3]
+    assert {stones: limit for stones, limit in asked if stones > 3}.items() <= budgets.items()
 
 
 def test_a_drawing_strategy_threatens_where_a_threat_keeps_the_draw() -> None:
@@ -289,33 +302,54 @@ def test_a_strategy_stops_before_it_holds_half_the_machine(
     monkeypatch.setattr(proof, "half_the_machine", lambda: 4 << 30)
     monkeypatch.setattr(proof, "_resident_bytes", lambda: next(held))
     with pytest.raises(MemoryError, match="half the machine's memory"):
-        public.prove(_empty(3, 3), 3)
+        public.prove(*DRAWN)
     monkeypatch.setattr(proof, "_resident_bytes", lambda: 1 << 30)
-    assert public.check(public.prove(_empty(3, 3), 3)) == 0
+    assert public.check(public.prove(*DRAWN)) == 0
+
+
+def _embedded(certificate: dict[str, Any], version: int) -> dict[str, Any]:
+    """``certificate`` as ``version`` with its shared ``nodes`` held by each ending instead."""
+    embedded = copy.deepcopy(certificate)
+    nodes = embedded.pop("nodes")
+    embedded["version"] = version
+    for guarantee in embedded["guarantees"]:
+        for entry in guarantee["by"].get("strategy", {}).values():
+            if isinstance(entry, dict):
+                entry["weak"]["nodes"] = nodes
+    return embedded
 
 
 def test_endings_share_their_nodes_and_version_2_keeps_them_apart() -> None:
     """A node two endings use is kept once in the certificate's ``nodes``. Version 2 has no
-    shared nodes: each ending holds its own (here, all of them), and an ending that names a
-    shared node there is refused."""
-    drawn = public.prove(_empty(3, 3), 3)
+    shared nodes: each ending holds its own, and an ending that names a shared node there is
+    refused. A version 3 certificate, written before forced and won nodes, is still read; a
+    version 2 or 3 one with such nodes is refused."""
+    drawn = public.prove(*DRAWN)
     moves = drawn["guarantees"][1]["by"]["strategy"]
     roots = [entry["weak"]["root"] for entry in moves.values() if isinstance(entry, dict)]
     assert len(set(roots)) < len(roots)
     assert len(drawn["nodes"]) == len({json.dumps(node) for node in drawn["nodes"]})
-    old = copy.deepcopy(drawn)
-    old["version"] = 2
-    _refused(old, "nodes \\(version 3\\) must be a list")
-    nodes = old.pop("nodes")
-    _refused(old, "a weak proof has reply, root and nodes")
-    for entry in old["guarantees"][1]["by"]["strategy"].values():
-        if isinstance(entry, dict):
-            entry["weak"]["nodes"] = nodes
-    assert public.check(old) == 0
     out_of_reach = copy.deepcopy(drawn)
     key = next(key for key, entry in moves.items() if isinstance(entry, dict))
     out_of_reach["guarantees"][1]["by"]["strategy"][key]["weak"]["root"] = len(drawn["nodes"])
     _refused(out_of_reach, "there is no node")
+    assert public.check(_embedded(drawn, 4)) == 0
+    _refused(_embedded(drawn, 2), "forced nodes are version 4's")
+    older = copy.deepcopy(drawn)
+    older["version"] = 3
+    _refused(older, "forced nodes are version 4's")
+
+    # Tic-tac-toe's certificate as the release before version 4 wrote it.
+    written = json.loads(
+        (Path(__file__).parent / "certificates" / "tictactoe-version-3.json").read_text()
+    )
+    assert written["version"] == 3 and public.check(written) == 0
+    old = copy.deepcopy(written)
+    old["version"] = 2
+    _refused(old, "nodes \\(version 3\\) must be a list")
+    del old["nodes"]
+    _refused(old, "a weak proof has reply, root and nodes")
+    assert public.check(_embedded(written, 2)) == 0
 
 
 def test_a_strategy_is_read_under_the_boards_symmetries() -> None:
@@ -581,23 +615,26 @@ def test_a_split_proof_runs_a_task_a_first_move_up_to_symmetry(
         public.check(forged)
 
 
-def test_a_split_proof_of_a_draw_the_search_settles_is_checked(tmp_path: Path) -> None:
-    """O to move cannot win (the split proof finds X's Breaker strategy) but has none of its
-    own in the weak game: the search settles the draw, and O's side is its strategy."""
+def test_a_split_proof_of_a_draw_the_search_settles_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """O to move cannot win (the split proof finds X's Breaker strategy) but has no Breaker
+    strategy of its own: the search settles the draw, and O's side is its strategy."""
     board = ".../.../..x"
-    mover = implementation("mnk").breaker_proof
-    assert mover(board, 3, False) is not None and mover(board, 3, True) is None
+    _no_breaker_proof_at_the_root(monkeypatch)
     proven = public.prove(board, 3, checkpoint=tmp_path)
     kinds = [(g["player"], *g["by"]) for g in proven["guarantees"]]
     assert kinds == [("o", "strategy"), ("x", "weak")]
     assert public.check(proven) == 0
 
 
-def test_the_empty_board_is_x_s_by_strategy_stealing_even_without_a_breaker_proof() -> None:
-    """Tic-tac-toe's weak game is Maker's, so no Breaker proof shows that X cannot win; the
-    certificate still takes X's half of the draw from strategy stealing, O's from the search."""
+def test_the_empty_board_is_x_s_by_strategy_stealing_even_without_a_breaker_proof(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where no Breaker proof shows that X cannot win, the certificate still takes X's half of
+    the draw from strategy stealing, O's from the search."""
+    _no_breaker_proof_at_the_root(monkeypatch)
     proven = public.prove(_empty(3, 3), 3)
-    assert implementation("mnk").breaker_proof(_empty(3, 3), 3, False) is None
     assert proven["guarantees"][0] == {
         "player": "x",
         "at_least": 0,
@@ -605,3 +642,34 @@ def test_the_empty_board_is_x_s_by_strategy_stealing_even_without_a_breaker_proo
     }
     assert proven["guarantees"][1]["player"] == "o"
     assert public.check(proven) == 0
+
+
+def test_forced_and_won_nodes_are_checked_against_the_real_game() -> None:
+    """Tic-tac-toe's draw is O's Breaker strategy by its own threats (the weak game is
+    Maker's). A forced node on a cell Breaker does not threaten, a won node where Breaker has
+    no line, or a forced node where Maker completes a window at once, is refused."""
+    drawn = public.prove(_empty(3, 3), 3)
+    assert public.check(drawn) == 0
+    weak = drawn["guarantees"][1]["by"]["weak"]
+    forced = [i for i, node in enumerate(weak["nodes"]) if "forced" in node]
+    won = [i for i, node in enumerate(weak["nodes"]) if "won" in node]
+    assert forced and won
+    not_threatened = 0
+    for index in forced:
+        move, reply, child = weak["nodes"][index]["forced"]
+        forged = copy.deepcopy(drawn)
+        forged["guarantees"][1]["by"]["weak"]["nodes"][index]["forced"] = [reply, move, child]
+        try:
+            public.check(forged)
+        except InvalidCertificate as refused:
+            not_threatened += "does not threaten" in str(refused)
+        forged = copy.deepcopy(drawn)
+        forged["guarantees"][1]["by"]["weak"]["nodes"][index] = {"won": True}
+        _refused(forged, "Breaker has no k in a row")
+    assert not_threatened  # a forced node's move and reply swapped: some such is refused
+    # X on 0 and 1 (the top row lacks 2), O on 3 and 4 (the middle row lacks 5): O's threat
+    # does not force X, which completes its row first.
+    geometry = Geometry(3, 3, 3)
+    nodes = [{"forced": [5, 2, 1]}, {"won": True}]
+    with pytest.raises(InvalidCertificate, match="lacks 2 cells"):
+        check_weak(geometry, 0b11, 0b11000, False, {"reply": None, "root": 0, "nodes": nodes})

@@ -81,10 +81,11 @@ bindings! {
         search_detached(py, call.node_limit, |budget| call.value(budget))
     }
 
-    /// A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the
-    /// side to move, or with ``breaker_first`` the other side. ``None`` when no proof is found;
-    /// else ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
-    /// ``("potential",)`` or ``("split", [(move, reply, node), ...])``; cells are
+    /// A proof that Breaker stops Maker from getting ``k`` in a row first: Maker is the side to
+    /// move, or with ``breaker_first`` the other side. ``None`` when no proof is found; else
+    /// ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
+    /// ``("potential",)``, ``("split", [(move, reply, node), ...])``, ``("mirror", node,
+    /// symmetry)``, ``("forced", [move, reply, node])`` or ``("won",)``; cells are
     /// ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate.
     #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None, table_mb=None, progress=False)")]
     fn breaker_proof(py, board, k, breaker_first: bool; options = PROOF) -> Bound<'py, PyAny> {
@@ -167,6 +168,10 @@ fn proof_to_python<'py>(py: Python<'py>, proof: Proof) -> PyResult<Bound<'py, Py
                 ("split", entries).into_bound_py_any(py)?
             }
             Node::Mirror(node, symmetry) => ("mirror", node, symmetry).into_bound_py_any(py)?,
+            Node::Forced(cell, reply, node) => {
+                ("forced", [u32::from(cell), u32::from(reply), node]).into_bound_py_any(py)?
+            }
+            Node::Won => ("won",).into_bound_py_any(py)?,
         };
         nodes.append(shown)?;
     }

@@ -2,7 +2,7 @@
 proves, or raises ``InvalidCertificate`` saying which part does not hold. The format is
 documented in ``docs/guides/proofs.md``; in short:
 
-    {"format": "perfectplay.mnk.certificate", "version": 3,
+    {"format": "perfectplay.mnk.certificate", "version": 4,
      "rows": R, "cols": C, "k": K, "board": "x.o/...", "value": 1 | 0 | -1,
      "guarantees": [{"player": "x" | "o", "at_least": 0 | 1, "by": PROOF}, ...],
      "nodes": [NODE, ...]}
@@ -20,10 +20,10 @@ from both sides. A ``PROOF`` is one of
   tried, once a position up to symmetry. Where ``player`` can complete k in a row at once it
   does, and needs no entry. An ENTRY is a cell, or (``at_least`` 0 only) a
   ``{"weak": ...}`` proof as below with ``player`` as Breaker moving first: from there the
-  other side never gets k in a row. Such a proof may leave out its ``nodes``: its ``root``
+  other side never gets k in a row first. Such a proof may leave out its ``nodes``: its ``root``
   then names a node of the certificate's own ``nodes``, which every such proof shares;
 - ``{"weak": {"reply": cell | null, "root": i, "nodes": [NODE, ...]}}``: a Breaker strategy
-  for ``player``: the other side never gets k in a row. ``reply`` is ``player``'s first move
+  for ``player``: the other side never gets k in a row first. ``reply`` is ``player``'s first move
   when it moves next, else null. Each NODE is a position with the other side (Maker) to move:
   ``{"pairs": [[a, b], ...]}`` (disjoint pairs of empty cells, one inside every window still
   open to Maker), ``{"potential": true}`` (the open windows, each weighted 2^-(its empty
@@ -31,7 +31,12 @@ from both sides. A ``PROOF`` is one of
   ...]}`` (the first entry's node proves a *zone*; every Maker move in that zone or on the first
   reply has an entry of its own, and every other Maker move is answered by the first reply) or
   ``{"mirror": [node, symmetry]}`` (the position moved by the board's symmetry, numbered as
-  ``perfectplay._kernel.symmetry`` does, is one ``node`` proves).
+  ``perfectplay._kernel.symmetry`` does, is one ``node`` proves) or, from version 4, the real
+  game's ``{"forced": [move, reply, node]}`` (a window of Breaker's lacks only ``move``, so
+  every other Maker move lets Breaker complete it first) and ``{"won": true}`` (Breaker has
+  k in a row: the game is over). A forced or won node's zone holds the lowest two empty cells
+  (one for won) of every window open to Maker, so no Maker stone outside a zone completes a
+  window first.
 
 Cells are ``row * cols + col``.
 """
@@ -48,10 +53,11 @@ from perfectplay.errors import InvalidCertificate
 from perfectplay.mnk.twin import PLAYING, Geometry, status, x_to_move
 
 FORMAT = "perfectplay.mnk.certificate"
-VERSION = 3
-#: The versions ``check`` reads: version 2 is version 3 without the shared ``nodes``, and
-#: version 1 is version 2 without symmetric or weak entries in strategies.
-VERSIONS = (1, 2, 3)
+VERSION = 4
+#: The versions ``check`` reads: version 3 is version 4 without forced and won nodes, version 2
+#: is version 3 without the shared ``nodes``, and version 1 is version 2 without symmetric or
+#: weak entries in strategies.
+VERSIONS = (1, 2, 3, 4)
 
 #: The most (node, position) pairs ``check`` looks at before refusing a certificate as too
 #: large: a bound on the work a hostile file can ask for.
@@ -70,7 +76,7 @@ def check(certificate: Any, *, max_checked: int = MAX_CHECKED) -> int:
         raise InvalidCertificate("a certificate is a JSON object")
     version = data.get("version")
     if data.get("format") != FORMAT or version not in VERSIONS or isinstance(version, bool):
-        raise InvalidCertificate(f"not a certificate of format {FORMAT!r} version 1, 2 or 3")
+        raise InvalidCertificate(f"not a certificate of format {FORMAT!r} version 1 to 4")
     rows, cols, k = (_integer(data, name) for name in ("rows", "cols", "k"))
     try:
         geometry = Geometry(rows, cols, k)
@@ -98,7 +104,7 @@ def check(certificate: Any, *, max_checked: int = MAX_CHECKED) -> int:
     shared = data.get("nodes", [])
     if (version < 3 and "nodes" in data) or not isinstance(shared, list):
         raise InvalidCertificate("nodes (version 3) must be a list")
-    checker = _Checker(geometry, max_checked, shared if version >= 3 else None)
+    checker = _Checker(geometry, max_checked, shared if version >= 3 else None, version >= 4)
     at_least = {"x": -1, "o": -1}
     for number, guarantee in enumerate(guarantees):
         where = f"guarantee {number}"
@@ -136,6 +142,22 @@ def canonical(maps: list[list[int]], x: int, o: int) -> tuple[int, int]:
     """The least image ``(x', o')`` of a position under the board's symmetries ``maps``."""
     least_x, least_o, _ = min(images(maps, x, o))
     return least_x, least_o
+
+
+def _guard(open_: list[int], empty: int, count: int, where: str) -> int:
+    """The lowest ``count`` empty cells of each window open to Maker: a forced or won node's
+    zone holds them, so no Maker stones outside it fill a window first (``count`` 1) or leave
+    one lacking a single cell (``count`` 2). Raises if a window has fewer."""
+    zone = 0
+    for w in open_:
+        cells = w & empty
+        if cells.bit_count() < count:
+            raise InvalidCertificate(f"{where}: Maker's window {w:#x} lacks {count} cells")
+        for _ in range(count):
+            low = cells & -cells
+            zone |= low
+            cells ^= low
+    return zone
 
 
 def _load(certificate: Any) -> Any:
@@ -186,9 +208,14 @@ def _board(board: Any, rows: int, cols: int) -> tuple[int, int]:
 
 class _Checker:
     def __init__(
-        self, geometry: Geometry, max_checked: int, shared: list[Any] | None = None
+        self,
+        geometry: Geometry,
+        max_checked: int,
+        shared: list[Any] | None = None,
+        real_game: bool = True,
     ) -> None:
         self.geometry = geometry
+        self.real_game = real_game
         self.shared = shared
         self.max_checked = max_checked
         self.checked = 0
@@ -286,7 +313,7 @@ class _Checker:
     ) -> int | None:
         """``player``'s move by the strategy's entry for the position or one of its images
         ``turned`` (the first is the position itself), or None once a weak entry proves that
-        the other side never gets k in a row from there."""
+        the other side never gets k in a row first from there."""
         found = next((image for image in turned if f"{image[0]:x}.{image[1]:x}" in moves), None)
         if found is None:
             x, o, _ = turned[0]
@@ -371,6 +398,14 @@ class _Checker:
             zone = self.split(body, maker, breaker, empty, open_, where)
         elif kind == "mirror":
             zone = self.mirror(body, maker, breaker, where)
+        elif kind in ("forced", "won") and not self.real_game:
+            raise InvalidCertificate(f"{where}: {kind} nodes are version 4's")
+        elif kind == "forced":
+            zone = self.forced(body, maker, breaker, empty, open_, where)
+        elif kind == "won":
+            if body is not True or not any(w & ~breaker == 0 for w in geometry.windows):
+                raise InvalidCertificate(f"{where}: Breaker has no k in a row")
+            zone = _guard(open_, empty, 1, where)
         else:
             raise InvalidCertificate(f"{where}: unknown kind of node {kind!r}")
         return int(zone)
@@ -404,6 +439,25 @@ class _Checker:
             if not any(w & pair == pair for pair in held):
                 raise InvalidCertificate(f"{where}: window {w:#x} holds no pair")
         return zone
+
+    def forced(
+        self, body: Any, maker: int, breaker: int, empty: int, open_: list[int], where: str
+    ) -> int:
+        """Maker must take the one cell Breaker's own window lacks: any other move lets
+        Breaker complete it first, as Maker cannot complete one of its own at once."""
+        if not isinstance(body, list) or len(body) != 3:
+            raise InvalidCertificate(f"{where}: a forced node is [move, reply, node]")
+        move = self.cell(body[0], empty, where)
+        k = self.geometry.k
+        if not any(
+            w & maker == 0 and w >> move & 1 and (w & breaker).bit_count() == k - 1
+            for w in self.geometry.windows
+        ):
+            raise InvalidCertificate(f"{where}: Breaker does not threaten k in a row at {move}")
+        zone = _guard(open_, empty, 2, where)
+        reply = self.cell(body[1], empty & ~(1 << move), where)
+        child = self.zone(body[2], maker | 1 << move, breaker | 1 << reply)
+        return zone | 1 << move | 1 << reply | child
 
     def split(
         self,

@@ -1,4 +1,4 @@
-"""``value`` and ``prove``: an m,n,k position's value, proven by the weak-game prover where it
+"""``value`` and ``prove``: an m,n,k position's value, proven by the Breaker prover where it
 can (a draw is two Breaker strategies, or one and strategy stealing on the empty board) and by
 the search elsewhere; ``prove`` writes the proof as a certificate ``check`` verifies. Both run
 above either backend: the prover and the search are the backend's."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,10 +213,7 @@ class _Pool:
             if index in at:
                 return at[index]
             ((kind, body),) = shown[index].items()
-            if kind == "split":
-                body = [[move, answer, place(child)] for move, answer, child in body]
-            elif kind == "mirror":
-                body = [place(body[0]), body[1]]
+            body = _renamed(kind, body, place)
             key = json.dumps([kind, body])
             if key not in self.placed:
                 self.placed[key] = len(self.nodes)
@@ -224,6 +222,17 @@ class _Pool:
             return at[index]
 
         return {"reply": reply, "root": place(root)}
+
+
+def _renamed(kind: str, body: Any, rename: Callable[[int], int]) -> Any:
+    """A node's body with each node it names renamed by ``rename``."""
+    if kind == "split":
+        return [[move, reply, rename(child)] for move, reply, child in body]
+    if kind == "mirror":
+        return [rename(body[0]), body[1]]
+    if kind == "forced":
+        return [body[0], body[1], rename(body[2])]
+    return body
 
 
 def _task(board: str, k: int, options: dict[str, Any]) -> Any:
@@ -299,11 +308,8 @@ def _split(
         reply, root, task_nodes = found[cell]
         offset = len(nodes)
         for node in _weak((reply, root, task_nodes))["nodes"]:
-            if "split" in node:
-                node = {"split": [[m, r, c + offset] for m, r, c in node["split"]]}
-            elif "mirror" in node:
-                node = {"mirror": [node["mirror"][0] + offset, node["mirror"][1]]}
-            nodes.append(node)
+            ((kind, body),) = node.items()
+            nodes.append({kind: _renamed(kind, body, offset.__add__)})
         answers[cell] = reply, root + offset
     entries: list[list[int]] = []
     for cell in moves:
@@ -351,8 +357,8 @@ def _weak(proof: Any) -> dict[str, Any]:
     shown: list[dict[str, Any]] = []
     for node in nodes:
         kind = node[0]
-        if kind == "potential":
-            shown.append({"potential": True})
+        if kind in ("potential", "won"):
+            shown.append({kind: True})
         elif kind == "mirror":
             shown.append({"mirror": [node[1], node[2]]})
         else:

@@ -1,11 +1,13 @@
-"""The weak-game prover, the twin of ``rust/games/mnk/prover.rs``: can Breaker stop Maker from
-getting k in a row? The same steps in the same order, so both backends give the same nodes.
+"""The prover, the twin of ``rust/games/mnk/prover.rs``: can Breaker stop Maker from getting
+k in a row first? The same steps in the same order, so both backends give the same nodes.
 
 A node is a position with Maker to move, proven by a pairing (``("pairs", [[a, b], ...])``),
 by the Erdős-Selfridge potential (``("potential",)``), by a split
-(``("split", [[move, reply, node], ...])``) or as a mirror image of another node's position
-(``("mirror", node, symmetry)``): see the Rust file for why a split's first zone names every
-other Maker move that needs an answer of its own.
+(``("split", [[move, reply, node], ...])``), as a mirror image of another node's position
+(``("mirror", node, symmetry)``), by Breaker's threat (``("forced", [move, reply, node])``)
+or by Breaker's own k in a row (``("won",)``): see the Rust file for why a split's first zone
+names every other Maker move that needs an answer of its own, and what a forced or won node's
+zone holds.
 """
 
 from __future__ import annotations
@@ -100,6 +102,22 @@ class _Prover:
             for cell in _cells(w & candidates):
                 weight[cell] += gained
         return sorted(_cells(candidates), key=lambda cell: (-weight[cell], cell))
+
+    def completing(self, mine: int, theirs: int) -> int:
+        """The empty cells that complete a window of ``mine``'s (one without ``theirs``)."""
+        empty, k, cells = self.geometry.full & ~(mine | theirs), self.geometry.k, 0
+        for w in self.geometry.windows:
+            if w & theirs == 0 and (w & mine).bit_count() + 1 == k:
+                cells |= w & empty
+        return cells
+
+    def threatening(self, maker: int, breaker: int) -> int:
+        """The empty cells where Breaker would threaten to complete a window of its own."""
+        empty, k, cells = self.geometry.full & ~(maker | breaker), self.geometry.k, 0
+        for w in self.geometry.windows:
+            if w & maker == 0 and (w & breaker).bit_count() + 2 == k:
+                cells |= w & empty
+        return cells
 
     def within_memory(self) -> None:
         """Raises ``MemoryError`` unless one more node or table entry fits the memory."""
@@ -196,10 +214,23 @@ class _Prover:
     def prove_maker_node(self, maker: int, breaker: int, depth: int, searched: bool) -> Found:
         empty = self.geometry.full & ~(maker | breaker)
         open_ = self.open(breaker)
+        if any(w & ~breaker == 0 for w in self.geometry.windows):
+            return PROVEN, self.add(("won",), _guard(open_, empty, 1))
         if not searched:
             found = self.leaf(open_, empty)
             if found is not None:
                 return found
+        threats = self.completing(breaker, maker)
+        if threats:
+            # Maker has no window lacking one cell (the leaf's rules): it must block, and a
+            # forced move takes no step of the depth.
+            block = (threats & -threats).bit_length() - 1
+            kind, answer = self.breaker_node(maker | 1 << block, breaker, depth)
+            if kind == FAILED:
+                return kind, answer
+            reply, child = answer
+            zone = 1 << block | 1 << reply | self.zones[child] | _guard(open_, empty, 2)
+            return PROVEN, self.add(("forced", [block, reply, child]), zone)
         if depth == 0:
             return FAILED, True
         reach = 0
@@ -250,12 +281,20 @@ class _Prover:
             if left == 1:
                 threats |= w & empty
             reach |= w & empty
+        wins = self.completing(breaker, maker)
+        if wins:
+            reply = (wins & -wins).bit_length() - 1
+            kind, answer = self.maker_node(maker, breaker | 1 << reply, depth)
+            return (PROVEN, (reply, answer)) if kind == PROVEN else (kind, answer)
         if threats.bit_count() > 1:
             return FAILED, False
         if threats:
             candidates = [threats.bit_length() - 1]
         elif reach:
             candidates = self.most_urgent(reach, breaker, empty)[:REPLIES]
+            # Then Breaker's own threats, which leave Maker one move.
+            chosen = sum(1 << cell for cell in candidates)
+            candidates += _cells(self.threatening(maker, breaker) & ~chosen)
         else:
             candidates = [(empty & -empty).bit_length() - 1]
         cut = False
@@ -296,6 +335,17 @@ def prove(
         if not answer:
             return None
         depth += 1
+
+
+def _guard(open_: list[int], empty: int, count: int) -> int:
+    """The lowest ``count`` empty cells of every window in ``open_``: with them in a node's
+    zone, no extra Maker stones outside it fill a window, or with two, leave one lacking a
+    single cell."""
+    zone = 0
+    for w in open_:
+        for cell in _cells(w & empty)[:count]:
+            zone |= 1 << cell
+    return zone
 
 
 def find_pairing(open_: list[int], empty: int) -> list[tuple[int, int]] | None:

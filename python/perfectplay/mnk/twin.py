@@ -224,7 +224,7 @@ PROGRESS_EVERY = 1 << 15
 
 @takes(PROOF)
 def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[SearchOptions]) -> Any:
-    """A weak-game proof that Breaker stops Maker from getting ``k`` in a row: Maker is the side
+    """A proof that Breaker stops Maker from getting ``k`` in a row first: Maker is the side
     to move, or with ``breaker_first`` the other side. ``None`` when no proof is found;
     else ``(reply or None, root, nodes)`` (see ``perfectplay.mnk.prover``)."""
     checked = Options.read(options, "breaker_proof", PROOF)

@@ -101,7 +101,7 @@ impl Call {
         self.query.best_move(self.kept_table(), budget)
     }
 
-    /// A weak-game proof that Breaker stops Maker ([`prover::prove`]): Maker is the side to
+    /// A proof that Breaker stops Maker ([`prover::prove`]): Maker is the side to
     /// move, or with `breaker_first` the other side. `None`: no proof found (or the
     /// game is over).
     pub fn breaker_proof(

@@ -1,7 +1,6 @@
-//! The weak-game prover: can Breaker stop Maker from getting k in a row? A proof is a strategy
-//! for Breaker, kept as nodes the certificate checker (`perfectplay.mnk.certificate`) reads
-//! without trusting this code. Every node is a position with Maker to move, proven one of four
-//! ways:
+//! The prover: can Breaker stop Maker from getting k in a row first? A proof is a strategy for
+//! Breaker, kept as nodes the certificate checker (`perfectplay.mnk.certificate`) reads without
+//! trusting this code. Every node is a position with Maker to move, proven one of six ways:
 //!
 //! - a **pairing**: disjoint pairs of empty cells, every window still open to Maker holding one
 //!   pair (Breaker answers a pair's cell with the other);
@@ -12,7 +11,16 @@
 //!   Maker move outside it is answered by the same reply, because an extra Maker stone outside a
 //!   proof's zone leaves the proof standing;
 //! - a **mirror**: a symmetry of the board takes the position to one another node proves (the
-//!   tables are keyed by a position's least image under the symmetries).
+//!   tables are keyed by a position's least image under the symmetries);
+//! - a **forced** move: Breaker's own window lacks only one cell, so Maker must take it (any
+//!   other move lets Breaker complete the window and end the game), then Breaker's reply and
+//!   the node after them;
+//! - **won**: Breaker has completed a window of its own, so Maker never gets one.
+//!
+//! The last two read the real game, where the first side to complete a window wins: a proof
+//! shows that Maker does not complete one first. The zone of either holds two empty cells of
+//! every window open to Maker (one for a won node), so no extra Maker stone outside it gives
+//! Maker a window first.
 //!
 //! The search deepens step by step (a split uses a step), so a shallow proof is found before a
 //! deep failure is searched out. The twin (`perfectplay.mnk.twin`) runs the same steps in the same order and gives the same
@@ -48,6 +56,11 @@ pub enum Node {
     /// `(node, symmetry)`: this position moved by the symmetry (`engine::symmetry`'s numbering)
     /// is the one the node proves.
     Mirror(u32, u8),
+    /// `(maker move, breaker reply, node after them)`: Breaker threatens to complete its own
+    /// window at the move, so any other Maker move loses at once.
+    Forced(u8, u8, u32),
+    /// Breaker has completed a window of its own: the game is over before Maker's.
+    Won,
 }
 
 /// A proof: the root (with Breaker to move first, its reply too) and the nodes.
@@ -253,6 +266,34 @@ impl Prover<'_, '_, '_> {
         cells
     }
 
+    /// The empty cells that complete a window of `mine`'s (one without `theirs` stones).
+    fn completing(&self, mine: u64, theirs: u64) -> u64 {
+        let empty = self.empty(mine, theirs);
+        let k = self.geometry.k as u32;
+        let lacking_one = |w: u64| w & theirs == 0 && (w & mine).count_ones() + 1 == k;
+        let windows = self
+            .geometry
+            .windows
+            .iter()
+            .copied()
+            .filter(|&w| lacking_one(w));
+        windows.fold(0, |cells, w| cells | (w & empty))
+    }
+
+    /// The empty cells where Breaker would threaten to complete a window of its own.
+    fn threatening(&self, maker: u64, breaker: u64) -> u64 {
+        let empty = self.empty(maker, breaker);
+        let k = self.geometry.k as u32;
+        let lacking_two = |w: u64| w & maker == 0 && (w & breaker).count_ones() + 2 == k;
+        let windows = self
+            .geometry
+            .windows
+            .iter()
+            .copied()
+            .filter(|&w| lacking_two(w));
+        windows.fold(0, |cells, w| cells | (w & empty))
+    }
+
     /// `Ok` while one more node or table entry fits the memory the proof may hold.
     fn within_memory(&self) -> Result<()> {
         let held = self.nodes.len()
@@ -351,10 +392,29 @@ impl Prover<'_, '_, '_> {
     ) -> Result<Found<u32>> {
         let empty = self.empty(maker, breaker);
         let open: Vec<u64> = self.open(breaker).collect();
+        if self.geometry.windows.iter().any(|&w| w & !breaker == 0) {
+            let zone = guard(&open, empty, 1);
+            return Ok(Found::Proven(self.add(Node::Won, zone)?));
+        }
         if !searched {
             if let Some(found) = self.leaf(&open, empty)? {
                 return Ok(found);
             }
+        }
+        let threats = self.completing(breaker, maker);
+        if threats != 0 {
+            // Maker has no window lacking one cell (the leaf's rules): it must block, and a
+            // forced move takes no step of the depth.
+            let block = threats.trailing_zeros() as u8;
+            let (reply, child) = match self.breaker_node(maker | 1 << block, breaker, depth)? {
+                Found::Proven(answer) => answer,
+                Found::Failed { cut } => return Ok(Found::Failed { cut }),
+            };
+            let zone = 1u64 << block | 1 << reply | self.zones[child as usize];
+            let zone = zone | guard(&open, empty, 2);
+            return Ok(Found::Proven(
+                self.add(Node::Forced(block, reply, child), zone)?,
+            ));
         }
         if depth == 0 {
             return Ok(Found::Failed { cut: true });
@@ -456,11 +516,22 @@ impl Prover<'_, '_, '_> {
             }
             reach |= w & empty;
         }
+        let wins = self.completing(breaker, maker);
+        if wins != 0 {
+            let reply = wins.trailing_zeros() as u8;
+            return match self.maker_node(maker, breaker | 1 << reply, depth)? {
+                Found::Proven(child) => Ok(Found::Proven((reply, child))),
+                Found::Failed { cut } => Ok(Found::Failed { cut }),
+            };
+        }
         let candidates = match threats.count_ones() {
             0 if reach == 0 => vec![empty.trailing_zeros() as u8],
             0 => {
                 let mut urgent = self.most_urgent(reach, breaker, empty);
                 urgent.truncate(REPLIES);
+                // Then Breaker's own threats, which leave Maker one move.
+                let threatening = self.threatening(maker, breaker) & !cells_mask(&urgent);
+                urgent.extend(cells_of(threatening));
                 urgent
             }
             1 => vec![threats.trailing_zeros() as u8],
@@ -475,6 +546,22 @@ impl Prover<'_, '_, '_> {
         }
         Ok(Found::Failed { cut })
     }
+}
+
+/// The lowest `count` empty cells of every window in `open`: with them in a node's zone, no
+/// extra Maker stones outside it fill a window, or with two, leave one lacking a single cell.
+fn guard(open: &[u64], empty: u64, count: usize) -> u64 {
+    let lowest = |&w: &u64| {
+        cells_of(w & empty)
+            .take(count)
+            .fold(0u64, |m, c| m | 1 << c)
+    };
+    open.iter().map(lowest).fold(0, |zone, cells| zone | cells)
+}
+
+/// The mask of `cells`.
+fn cells_mask(cells: &[u8]) -> u64 {
+    cells.iter().fold(0, |mask, &cell| mask | 1 << cell)
 }
 
 /// Disjoint pairs of empty cells, one pair inside each open window, found by backtracking on
@@ -595,8 +682,17 @@ mod tests {
     }
 
     #[test]
-    fn breaker_cannot_hold_three_in_a_row_on_three_by_three() {
+    fn breaker_holds_tic_tac_toe_only_by_its_own_threats() {
+        // The weak game is Maker's: Breaker's proof needs the real game's forced moves.
         let geometry = Geometry::new(3, 3, 3).unwrap();
+        let proof = unlimited(|budget| prove(&geometry, 0, 0, false, usize::MAX, budget)).unwrap();
+        let nodes = proof.expect("tic-tac-toe is a draw").nodes;
+        assert!(nodes.iter().any(|node| matches!(node, Node::Forced(..))));
+    }
+
+    #[test]
+    fn breaker_cannot_hold_three_in_a_row_on_three_by_four() {
+        let geometry = Geometry::new(3, 4, 3).unwrap();
         let proof = unlimited(|budget| prove(&geometry, 0, 0, false, usize::MAX, budget)).unwrap();
         assert!(proof.is_none());
     }
