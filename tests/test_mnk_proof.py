@@ -22,9 +22,14 @@ from perfectplay.mnk import proof
 from perfectplay.mnk.certificate import check_weak
 from perfectplay.mnk.twin import Geometry
 
-#: A (4,6,4) draw whose halves are both strategies: the prover finds neither side a Breaker
-#: strategy from the position itself, only from positions further on (O's half is the second).
-DRAWN = ("..o.../....../...x../......", 4)
+#: A (4,5,4) draw, O to move, whose halves are both strategies: the prover finds neither side a
+#: Breaker strategy from the position itself, only from positions further on (X's half is the
+#: second guarantee).
+DRAWN = ("oo.xx/...../x..o./x....", 4)
+
+#: A (4,6,4) draw of two stones whose halves are strategies too, their lines ending from three
+#: stones on (too slow for the pure-Python search: compiled only).
+EARLY_DRAWN = ("..o.../....../...x../......", 4)
 
 
 def _no_breaker_proof_at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -209,7 +214,7 @@ def test_a_forged_strategy_is_refused() -> None:
     forged = copy.deepcopy(drawn)
     assert drawn["guarantees"][1]["by"].keys() == {"strategy"}
     forged["value"] = -1
-    forged["guarantees"][1]["at_least"] = 1  # O's drawing strategy passed off as a win
+    forged["guarantees"][1]["at_least"] = 1  # X's drawing strategy passed off as a win
     _refused(forged, "a weak proof shows at least a draw only")
 
 
@@ -227,8 +232,8 @@ def test_a_drawing_strategy_of_moves_only_is_not_a_win(monkeypatch: pytest.Monke
 
 
 def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> None:
-    """O's half of ``DRAWN`` is a strategy from the search, whose lines end where the prover
-    finds O a Breaker strategy. Such an ending is checked as any weak proof is, at its own
+    """X's half of ``DRAWN`` is a strategy from the search, whose lines end where the prover
+    finds X a Breaker strategy. Such an ending is checked as any weak proof is, at its own
     position: a reply on a taken cell, or an answered Maker move dropped from a split, is
     refused."""
     drawn = public.prove(*DRAWN)
@@ -254,6 +259,7 @@ def test_a_strategy_ends_its_lines_in_breaker_strategies_checked_like_any() -> N
     assert splits > 0
 
 
+@pytest.mark.compiled
 def test_an_ending_nearer_the_start_is_looked_for_longer(monkeypatch: pytest.MonkeyPatch) -> None:
     """The prover's budget for a line's ending grows toward the start (few positions there, and
     each proof found ends a whole subtree), and a given ``node_limit`` still caps it."""
@@ -265,13 +271,13 @@ def test_an_ending_nearer_the_start_is_looked_for_longer(monkeypatch: pytest.Mon
         return looked_for(backend, board, k, options)
 
     monkeypatch.setattr(proof, "_leaf_proof", recorded)
-    assert public.check(public.prove(*DRAWN)) == 0
+    assert public.check(public.prove(*EARLY_DRAWN)) == 0
     budgets = dict(asked)
     assert {3, 5, 7} <= set(budgets) and len(set(asked)) == len(budgets)
     assert budgets[3] > budgets[5] > budgets[7] == proof.LEAF_PROOF_NODES
     assert all(budget == proof.LEAF_PROOF_NODES for stones, budget in asked if stones >= 7)
     asked.clear()
-    assert public.check(public.prove(*DRAWN, node_limit=1_000_000)) == 0
+    assert public.check(public.prove(*EARLY_DRAWN, node_limit=1_000_000)) == 0
     assert dict(asked)[3] == 1_000_000 < budgets[3]
     assert {stones: limit for stones, limit in asked if stones > 3}.items() <= budgets.items()
 
