@@ -34,6 +34,16 @@ def test_the_atlas_lists_every_board_once() -> None:
     assert all(e["value"] in (1, 0, None) for e in ENTRIES)  # O never wins an empty board
 
 
+def test_every_settled_board_has_a_checked_certificate() -> None:
+    """The run wrote a certificate for every board it settled, and ``mnk.check`` accepted it."""
+    uncertified = [
+        (e["m"], e["n"], e["k"])
+        for e in ENTRIES
+        if e["value"] is not None and (e["certificate"] or {}).get("check_seconds") is None
+    ]
+    assert uncertified == []
+
+
 def test_the_atlas_agrees_with_the_published_values() -> None:
     settled = {board: v for board, v in PUBLISHED.items() if VALUES[board] is not None}
     assert {board: VALUES[board] for board in settled} == settled
