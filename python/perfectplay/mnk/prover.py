@@ -314,9 +314,9 @@ def prove(
     count_node: Callable[[], None],
     memory: int | None = None,
 ) -> Proof | None:
-    """Can Breaker (``breaker``'s stones) stop Maker (``maker``'s)? With ``breaker_first``
-    Breaker moves next. ``None``: no proof found (Breaker tries only its ``REPLIES`` most urgent
-    replies where Maker has no threat). Deeper and deeper: a shallow proof is found before a
+    """Can Breaker (``breaker``'s stones) stop Maker (``maker``'s) completing a window first?
+    With ``breaker_first`` Breaker moves next. ``None``: no proof found (where Maker has no
+    threat, Breaker tries only its ``REPLIES`` most urgent replies and its own threats). Deeper and deeper: a shallow proof is found before a
     deep failure is searched out. The nodes and tables may hold ``memory`` bytes (None: no
     bound), each entry counted at ``ENTRY_BYTES``; past that, ``MemoryError``."""
     if geometry.has_line(maker):

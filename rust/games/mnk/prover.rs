@@ -166,9 +166,10 @@ impl<T: Copy> Known<T> {
     }
 }
 
-/// Can Breaker (holding `breaker`) stop Maker (holding `maker`) from completing a window? With
-/// `breaker_first`, Breaker moves next, else Maker. `None`: no proof found (Breaker tries only
-/// its [`REPLIES`] most urgent replies where Maker has no threat). The nodes and tables may
+/// Can Breaker (holding `breaker`) stop Maker (holding `maker`) from completing a window first?
+/// With `breaker_first`, Breaker moves next, else Maker. `None`: no proof found (where Maker has
+/// no threat, Breaker tries only its [`REPLIES`] most urgent replies and its own threats). The
+/// nodes and tables may
 /// hold `memory` bytes, each entry counted at [`ENTRY_BYTES`]; past that, `MemoryLimit`.
 pub fn prove(
     geometry: &Geometry,
