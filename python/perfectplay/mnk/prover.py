@@ -103,19 +103,12 @@ class _Prover:
                 weight[cell] += gained
         return sorted(_cells(candidates), key=lambda cell: (-weight[cell], cell))
 
-    def completing(self, mine: int, theirs: int) -> int:
-        """The empty cells that complete a window of ``mine``'s (one without ``theirs``)."""
+    def lacking(self, mine: int, theirs: int, missing: int) -> int:
+        """The empty cells of the windows of ``mine``'s (none of ``theirs`` in them) that lack
+        ``missing`` cells: with 1, where ``mine`` completes one; with 2, where it threatens to."""
         empty, k, cells = self.geometry.full & ~(mine | theirs), self.geometry.k, 0
         for w in self.geometry.windows:
-            if w & theirs == 0 and (w & mine).bit_count() + 1 == k:
-                cells |= w & empty
-        return cells
-
-    def threatening(self, maker: int, breaker: int) -> int:
-        """The empty cells where Breaker would threaten to complete a window of its own."""
-        empty, k, cells = self.geometry.full & ~(maker | breaker), self.geometry.k, 0
-        for w in self.geometry.windows:
-            if w & maker == 0 and (w & breaker).bit_count() + 2 == k:
+            if w & theirs == 0 and (w & mine).bit_count() + missing == k:
                 cells |= w & empty
         return cells
 
@@ -220,7 +213,7 @@ class _Prover:
             found = self.leaf(open_, empty)
             if found is not None:
                 return found
-        threats = self.completing(breaker, maker)
+        threats = self.lacking(breaker, maker, 1)
         if threats:
             # Maker has no window lacking one cell (the leaf's rules): it must block, and a
             # forced move takes no step of the depth.
@@ -281,7 +274,7 @@ class _Prover:
             if left == 1:
                 threats |= w & empty
             reach |= w & empty
-        wins = self.completing(breaker, maker)
+        wins = self.lacking(breaker, maker, 1)
         if wins:
             reply = (wins & -wins).bit_length() - 1
             kind, answer = self.maker_node(maker, breaker | 1 << reply, depth)
@@ -294,7 +287,7 @@ class _Prover:
             candidates = self.most_urgent(reach, breaker, empty)[:REPLIES]
             # Then Breaker's own threats, which leave Maker one move.
             chosen = sum(1 << cell for cell in candidates)
-            candidates += _cells(self.threatening(maker, breaker) & ~chosen)
+            candidates += _cells(self.lacking(breaker, maker, 2) & ~chosen)
         else:
             candidates = [(empty & -empty).bit_length() - 1]
         cut = False
@@ -316,9 +309,10 @@ def prove(
 ) -> Proof | None:
     """Can Breaker (``breaker``'s stones) stop Maker (``maker``'s) completing a window first?
     With ``breaker_first`` Breaker moves next. ``None``: no proof found (where Maker has no
-    threat, Breaker tries only its ``REPLIES`` most urgent replies and its own threats). Deeper and deeper: a shallow proof is found before a
-    deep failure is searched out. The nodes and tables may hold ``memory`` bytes (None: no
-    bound), each entry counted at ``ENTRY_BYTES``; past that, ``MemoryError``."""
+    threat, Breaker tries only its ``REPLIES`` most urgent replies and its own threats). Deeper
+    and deeper: a shallow proof is found before a deep failure is searched out. The nodes and
+    tables may hold ``memory`` bytes (None: no bound), each entry counted at ``ENTRY_BYTES``;
+    past that, ``MemoryError``."""
     if geometry.has_line(maker):
         return None
     prover = _Prover(geometry, count_node, memory)

@@ -267,32 +267,15 @@ impl Prover<'_, '_, '_> {
         cells
     }
 
-    /// The empty cells that complete a window of `mine`'s (one without `theirs` stones).
-    fn completing(&self, mine: u64, theirs: u64) -> u64 {
+    /// The empty cells of the windows of `mine`'s (none of `theirs` stones in them) that lack
+    /// `missing` cells: with 1, where `mine` completes one; with 2, where it threatens to.
+    fn lacking(&self, mine: u64, theirs: u64, missing: u32) -> u64 {
         let empty = self.empty(mine, theirs);
         let k = self.geometry.k as u32;
-        let lacking_one = |w: u64| w & theirs == 0 && (w & mine).count_ones() + 1 == k;
-        let windows = self
-            .geometry
-            .windows
-            .iter()
-            .copied()
-            .filter(|&w| lacking_one(w));
-        windows.fold(0, |cells, w| cells | (w & empty))
-    }
-
-    /// The empty cells where Breaker would threaten to complete a window of its own.
-    fn threatening(&self, maker: u64, breaker: u64) -> u64 {
-        let empty = self.empty(maker, breaker);
-        let k = self.geometry.k as u32;
-        let lacking_two = |w: u64| w & maker == 0 && (w & breaker).count_ones() + 2 == k;
-        let windows = self
-            .geometry
-            .windows
-            .iter()
-            .copied()
-            .filter(|&w| lacking_two(w));
-        windows.fold(0, |cells, w| cells | (w & empty))
+        let windows = self.geometry.windows.iter().copied();
+        windows
+            .filter(|&w| w & theirs == 0 && (w & mine).count_ones() + missing == k)
+            .fold(0, |cells, w| cells | (w & empty))
     }
 
     /// `Ok` while one more node or table entry fits the memory the proof may hold.
@@ -402,7 +385,7 @@ impl Prover<'_, '_, '_> {
                 return Ok(found);
             }
         }
-        let threats = self.completing(breaker, maker);
+        let threats = self.lacking(breaker, maker, 1);
         if threats != 0 {
             // Maker has no window lacking one cell (the leaf's rules): it must block, and a
             // forced move takes no step of the depth.
@@ -517,7 +500,7 @@ impl Prover<'_, '_, '_> {
             }
             reach |= w & empty;
         }
-        let wins = self.completing(breaker, maker);
+        let wins = self.lacking(breaker, maker, 1);
         if wins != 0 {
             let reply = wins.trailing_zeros() as u8;
             return match self.maker_node(maker, breaker | 1 << reply, depth)? {
@@ -531,7 +514,7 @@ impl Prover<'_, '_, '_> {
                 let mut urgent = self.most_urgent(reach, breaker, empty);
                 urgent.truncate(REPLIES);
                 // Then Breaker's own threats, which leave Maker one move.
-                let threatening = self.threatening(maker, breaker) & !cells_mask(&urgent);
+                let threatening = self.lacking(breaker, maker, 2) & !cells_mask(&urgent);
                 urgent.extend(cells_of(threatening));
                 urgent
             }
