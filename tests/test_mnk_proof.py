@@ -476,6 +476,26 @@ def test_the_core_keeps_a_strategys_table_between_searches(table_mb: int) -> Non
     assert nodes[1] < nodes[0]
 
 
+@pytest.mark.compiled
+def test_clear_tables_frees_the_kept_table() -> None:
+    """After ``mnk.clear_tables()`` the thread's next search starts from an empty table, as its
+    first did, however big the table it kept."""
+    rust = implementation("mnk", "rust")
+    nodes = []
+
+    def searches() -> None:  # a new thread: no table kept yet
+        board = "...../...../..x../...../....."
+        nodes.append(rust.solve(board, 4, table_mb=64).nodes)
+        nodes.append(rust.solve(board, 4, table_mb=64).nodes)
+        rust.clear_tables()
+        nodes.append(rust.solve(board, 4, table_mb=64).nodes)
+
+    thread = threading.Thread(target=searches)
+    thread.start()
+    thread.join()
+    assert nodes[1] < nodes[0] == nodes[2]
+
+
 def test_a_version_1_certificate_is_still_read() -> None:
     old = public.prove(_empty(4, 4), 4)
     old["version"] = 1

@@ -101,6 +101,13 @@ bindings! {
         }
     }
 
+    /// Frees the table this thread's searches keep (a given ``table_mb`` one, however big):
+    /// the next search starts from an empty one.
+    fn clear_tables(_py) -> () {
+        game::search::free_kept_table();
+        Ok(())
+    }
+
     /// Can the board arise in play? Raises only for malformed input.
     fn is_reachable(_py, board, k) -> bool {
         let grid = game::parse_board(&to_item(board)?)?;

@@ -25,6 +25,7 @@ __all__ = [
     "batch_solve",
     "best_move",
     "breaker_proof",
+    "clear_tables",
     "is_reachable",
     "random_positions",
     "ranked_moves",
@@ -213,6 +214,10 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
     rows, cols, marks = read_mark_grid(to_item(board))
     geometry = Geometry(rows, cols, args.int_arg(k, "k"))
     return _Call(geometry, *marks_to_masks(marks), options)
+
+
+def clear_tables() -> None:
+    """The twin keeps no table between calls: nothing to free."""
 
 
 #: The options of ``breaker_proof``.

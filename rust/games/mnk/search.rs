@@ -277,6 +277,11 @@ pub fn with_kept_table<T>(
     result
 }
 
+/// Frees this thread's kept table: the next search starts from an empty one.
+pub fn free_kept_table() {
+    KEPT.with(|kept| kept.borrow_mut().take());
+}
+
 /// A batch worker's table: at least 16 MiB, kept for all the worker's rows and freed with it.
 pub fn batch_table(engine: &Engine, table_bytes: usize) -> Result<Table, Error> {
     let table_bytes = table_bytes.min(usable_table_bytes(engine.geometry.cells()));
