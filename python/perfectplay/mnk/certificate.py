@@ -350,7 +350,7 @@ class _Checker:
             breaker |= 1 << reply
         elif proof["reply"] is not None:
             raise InvalidCertificate(f"{where}: Maker moves first here, so reply must be null")
-        if any(w & ~maker == 0 for w in self.geometry.windows):
+        if self.geometry.has_line(maker):
             raise InvalidCertificate(f"{where}: Maker already has k in a row")
         self.zone(proof["root"], maker, breaker)
 
@@ -403,7 +403,7 @@ class _Checker:
         elif kind == "forced":
             zone = self.forced(body, maker, breaker, empty, open_, where)
         elif kind == "won":
-            if body is not True or not any(w & ~breaker == 0 for w in geometry.windows):
+            if body is not True or not geometry.has_line(breaker):
                 raise InvalidCertificate(f"{where}: Breaker has no k in a row")
             zone = _guard(open_, empty, 1, where)
         else:

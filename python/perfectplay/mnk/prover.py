@@ -207,7 +207,7 @@ class _Prover:
     def prove_maker_node(self, maker: int, breaker: int, depth: int, searched: bool) -> Found:
         empty = self.geometry.full & ~(maker | breaker)
         open_ = self.open(breaker)
-        if any(w & ~breaker == 0 for w in self.geometry.windows):
+        if self.geometry.has_line(breaker):
             return PROVEN, self.add(("won",), _guard(open_, empty, 1))
         if not searched:
             found = self.leaf(open_, empty)

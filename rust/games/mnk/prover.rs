@@ -208,7 +208,7 @@ pub fn prove(
         breaker_table: Table::default(),
         most_entries: memory / ENTRY_BYTES,
     };
-    if geometry.windows.iter().any(|&w| w & !maker == 0) {
+    if geometry.has_line(maker) {
         return Ok(None);
     }
     // Deeper and deeper: a shallow proof is found before a deep failure is searched out.
@@ -376,7 +376,7 @@ impl Prover<'_, '_, '_> {
     ) -> Result<Found<u32>> {
         let empty = self.empty(maker, breaker);
         let open: Vec<u64> = self.open(breaker).collect();
-        if self.geometry.windows.iter().any(|&w| w & !breaker == 0) {
+        if self.geometry.has_line(breaker) {
             let zone = guard(&open, empty, 1);
             return Ok(Found::Proven(self.add(Node::Won, zone)?));
         }
