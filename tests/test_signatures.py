@@ -1,6 +1,7 @@
 """Every public function shows the options it takes in its signature (``help()``,
 ``inspect``, an editor), alike on both backends, and takes exactly those: the compiled core's
-text signatures are held to the twin's, and both to what the functions accept."""
+text signatures are held to the twin's, and both to what the functions accept; their docstrings
+are the twin's."""
 
 from __future__ import annotations
 
@@ -40,6 +41,17 @@ def test_both_backends_show_the_same_signature_with_every_option(game: str, name
     for option, kind, default in shown(python):
         if kind is inspect.Parameter.KEYWORD_ONLY:
             assert default == DEFAULTS[option], (option, default)
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize(("game", "name"), FUNCTIONS)
+def test_both_backends_show_the_same_docstring(game: str, name: str) -> None:
+    """``help()`` reads one text on either backend: the compiled function's docstring is its
+    twin's, written into the core when it is built."""
+    rust = getattr(implementation(game, "rust"), name)
+    python = getattr(implementation(game, "python"), name)
+    assert inspect.getdoc(python), f"{game}.{name} has no docstring"
+    assert inspect.getdoc(rust) == inspect.getdoc(python)
 
 
 @pytest.mark.parametrize(("game", "name"), FUNCTIONS)

@@ -78,7 +78,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("cargo") is None or shutil.which("git") is None:
         pytest.fail("the walkthrough's build needs cargo and git on PATH")
     copy = tmp_path_factory.mktemp("walkthrough")
-    for name in ("Cargo.toml", "Cargo.lock"):
+    for name in ("Cargo.toml", "Cargo.lock", "build.rs"):
         shutil.copy(ROOT / name, copy / name)
     shutil.copytree(ROOT / "rust", copy / "rust")
     ignored = shutil.ignore_patterns("_core*.so", "__pycache__")

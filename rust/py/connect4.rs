@@ -36,71 +36,55 @@ fn answer<T: Send>(
 }
 
 bindings! {
-    /// Solves a Connect Four position: value, winner, plies, every best column and one optimal
-    /// line, for the side to move.
+    twin = "connect4";
+
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn solve(py, position; options = POSITION) -> Bound<'py, PyAny> {
         Names::X_O.solution(py, answer(py, position, &options, true, Call::solve)?)
     }
 
-    /// {column: (value for the player making the move, plies from now with it)} for every legal
-    /// column.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn analyze(py, position; options = POSITION) -> Bound<'py, PyAny> {
         Names::X_O.analysis(py, answer(py, position, &options, false, Call::analyze)?)
     }
 
-    /// [(column, value for the player making the move, plies from now with it)] for every
-    /// legal column, best first: the higher value; among wins the quicker, among draws and
-    /// losses the longer; then nearest the centre (the left one of two).
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn ranked_moves(py, position; options = POSITION) -> Bound<'py, PyAny> {
         Names::X_O.ranking(py, answer(py, position, &options, false, Call::ranked_moves)?)
     }
 
-    /// The best column nearest the centre (the left one of two), or None once the game is over.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn best_move(py, position; options = POSITION) -> Option<u8> {
         answer(py, position, &options, false, Call::best_move)
     }
 
-    /// Every best column, ascending (none once the game is over): `solve`'s best moves without
-    /// its line, so cheaper early in a game.
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn best_moves(py, position; options = POSITION) -> Bound<'py, PyTuple> {
         PyTuple::new(py, answer(py, position, &options, false, Call::best_moves)?)
     }
 
-    /// +1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score).
     #[pyo3(text_signature = "(position, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn value(py, position; options = POSITION) -> i8 {
         answer(py, position, &options, false, Call::value)
     }
 
-    /// Pons' score of the position (see the module's documentation); ``weak=True`` only its
-    /// sign, as his solver's ``-w`` gives it (a win at once keeps its exact score).
     #[pyo3(text_signature = "(position, *, weak=False, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None)")]
     fn score(py, position; options = call::SCORE) -> i32 {
         let weak = options.weak;
         answer(py, position, &options, false, |call, books, budget| call.score(books, weak, budget))
     }
 
-    /// Can the position arise in play? Raises only for malformed input.
     #[pyo3(text_signature = "(position, *, width=None, height=None)")]
     fn is_reachable(_py, position; options = &["width", "height"]) -> bool {
         let size = (options.width, options.height);
         game::is_reachable(&to_item(position)?, size).map_err(PyErr::from)
     }
 
-    /// Forgets what this thread's searches learnt: the next search starts from empty tables (as
-    /// benchmarks that time each position "from a cleared table" want).
     fn clear_tables(_py) -> () {
         search::clear_kept_tables();
         Ok(())
     }
 
-    /// Solves many positions of one board size on every core; see `perfectplay.BatchSolution`.
-    /// `best_move`, `best_mask` and the move columns are columns.
     #[pyo3(text_signature = "(positions, *, width=None, height=None, node_limit=None, table_mb=None, book='packaged', threads=None, moves=False, errors='raise', progress=False)")]
     fn batch_solve(py, positions; options = BATCH) -> Bound<'py, PyAny> {
         let positions = rows_arg(positions, &[3], "(N, height, width)", "positions")?;
@@ -115,8 +99,6 @@ bindings! {
         })
     }
 
-    /// ``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
-    /// uint8 codes, top row first; ``ongoing=True``: only games still going on.
     #[pyo3(text_signature = "(n, *, width=None, height=None, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, n; options = call::RANDOM) -> Bound<'py, PyAny> {
         let (n, checked) = (to_scalar(n)?, &options.checked);

@@ -23,7 +23,8 @@ fn names(game: &Game) -> Names {
 }
 
 bindings! {
-    /// Solves a disappearing-footholds game with A at ``aloc`` and B at ``bloc``, A to move.
+    twin = "footholds";
+
     #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn solve(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
@@ -31,14 +32,12 @@ bindings! {
         names(&game).solution(py, solved)
     }
 
-    /// The judge's answer: the total number of moves under perfect play.
     #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn total_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> u32 {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
         search_detached(py, limit, |budget| game.search(search::total_moves, budget))
     }
 
-    /// {(row, col): (value for A, plies from now with that move)} for each of A's first moves.
     #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn analyze(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
@@ -46,9 +45,6 @@ bindings! {
         names(&game).analysis(py, answers)
     }
 
-    /// [((row, col), value for A, plies from now with it)] for each of A's first moves, best
-    /// first: the higher value; among wins the quicker, among losses the longer; then the
-    /// lower cell.
     #[pyo3(text_signature = "(board, aloc, bloc, *, node_limit=None)")]
     fn ranked_moves(py, board, aloc, bloc; options = NODE_LIMIT) -> Bound<'py, PyAny> {
         let (game, limit) = (game(board, aloc, bloc)?, options.node_limit);
@@ -57,8 +53,6 @@ bindings! {
         names(&game).ranking(py, answers)
     }
 
-    /// Solves many games, on every core; see `perfectplay.BatchSolution`. Moves and masks are
-    /// flat cells `row * cols + col`, values from A's side.
     #[pyo3(text_signature = "(boards, alocs, blocs, *, moves=False, threads=None, node_limit=None, errors='raise', progress=False)")]
     fn batch_solve(py, boards, alocs, blocs; options = BATCH) -> Bound<'py, PyAny> {
         let boards = boards_arg(boards)?;
@@ -73,11 +67,6 @@ bindings! {
         })
     }
 
-    /// ``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
-    /// to move in each, both pieces on footholds (a game that ends stops at the last such
-    /// position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)`` standing cells and int64
-    /// ``(n, 2)`` pieces, as ``batch_solve`` takes them; ``ongoing=True``: only games where A
-    /// has a move.
     #[pyo3(text_signature = "(board, aloc, bloc, n, *, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, board, aloc, bloc, n; options = RANDOM) -> Bound<'py, PyTuple> {
         let game = game(board, aloc, bloc)?;

@@ -31,14 +31,14 @@ fn of_board(board: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>, options: &Options) -
 }
 
 bindings! {
-    /// Solves an m,n,k position: ``k`` in a row wins; X moves first.
+    twin = "mnk";
+
     #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn solve(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         answer(py, call, Call::solve, |names, solved| names.solution(py, solved))
     }
 
-    /// Solves the empty ``rows`` x ``cols`` board where ``k`` in a row wins.
     #[pyo3(text_signature = "(rows, cols, k, *, node_limit=None, table_mb=None)")]
     fn solve_empty(py, rows, cols, k; options = BOARD) -> Bound<'py, PyAny> {
         let (rows, cols, k) = (to_scalar(rows)?, to_scalar(cols)?, to_scalar(k)?);
@@ -46,24 +46,18 @@ bindings! {
         answer(py, call, Call::solve, |names, solved| names.solution(py, solved))
     }
 
-    /// {(row, col): (value for the player making the move, plies from now with it)} for every
-    /// move.
     #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn analyze(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         answer(py, call, Call::analyze, |names, answers| names.analysis(py, answers))
     }
 
-    /// [((row, col), value for the player making the move, plies from now with it)] for every
-    /// move, best first: the higher value; among wins the quicker, among draws and losses the
-    /// longer; then the lower cell.
     #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn ranked_moves(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
         answer(py, call, Call::ranked_moves, |names, answers| names.ranking(py, answers))
     }
 
-    /// The first best move as (row, col), or None once the game is over.
     #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn best_move(py, board, k; options = BOARD) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
@@ -73,20 +67,12 @@ bindings! {
         })
     }
 
-    /// The value for the side to move, 1, 0 or -1, by the search alone: two null-window
-    /// searches, no move ranked (``mnk.value`` runs it when the prover finds no proof).
     #[pyo3(text_signature = "(board, k, *, node_limit=None, table_mb=None)")]
     fn search_value(py, board, k; options = BOARD) -> i8 {
         let call = of_board(board, k, &options)?;
         search_detached(py, call.node_limit, |budget| call.value(budget))
     }
 
-    /// A proof that Breaker stops Maker from getting ``k`` in a row first: Maker is the side to
-    /// move, or with ``breaker_first`` the other side. ``None`` when no proof is found; else
-    /// ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
-    /// ``("potential",)``, ``("split", [(move, reply, node), ...])``, ``("mirror", node,
-    /// symmetry)``, ``("forced", [move, reply, node])`` or ``("won",)``; cells are
-    /// ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate.
     #[pyo3(text_signature = "(board, k, breaker_first, *, node_limit=None, table_mb=None, progress=False)")]
     fn breaker_proof(py, board, k, breaker_first: bool; options = PROOF) -> Bound<'py, PyAny> {
         let call = of_board(board, k, &options)?;
@@ -101,21 +87,16 @@ bindings! {
         }
     }
 
-    /// Frees the table this thread's searches keep (a given ``table_mb`` one, however big):
-    /// the next search starts from an empty one.
     fn clear_tables(_py) -> () {
         game::search::free_kept_table();
         Ok(())
     }
 
-    /// Can the board arise in play? Raises only for malformed input.
     fn is_reachable(_py, board, k) -> bool {
         let grid = game::parse_board(&to_item(board)?)?;
         game::is_reachable(&grid, int_arg(k, "k")?).map_err(PyErr::from)
     }
 
-    /// Solves many positions of one board shape and one k, on every core; see
-    /// `perfectplay.BatchSolution`.
     #[pyo3(text_signature = "(boards, k, *, moves=False, threads=None, node_limit=None, table_mb=None, errors='raise', progress=False)")]
     fn batch_solve(py, boards, k; options = BATCH) -> Bound<'py, PyAny> {
         let k = int_arg(k, "k")?;
@@ -129,9 +110,6 @@ bindings! {
         })
     }
 
-    /// ``n`` positions of the ``rows`` x ``cols`` game by uniformly random play from the empty
-    /// board, ``(n, rows, cols)`` uint8 codes (``ongoing=True``: only games still going on);
-    /// see ``perfectplay.mnk.random_positions``.
     #[pyo3(text_signature = "(rows, cols, k, n, *, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, rows, cols, k, n; options = RANDOM) -> Bound<'py, PyAny> {
         let engine = call::engine_of(&to_scalar(rows)?, &to_scalar(cols)?, &to_scalar(k)?);

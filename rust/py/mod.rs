@@ -6,8 +6,15 @@
 //! `perfectplay.errors`), so both backends return and raise the very same classes.
 
 /// A submodule's functions: `bindings! { fn a(...) ... fn b(...) ... }` is each function's
-/// [`binding!`] and the file's `register`, which adds them all to its submodule.
+/// [`binding!`] and the file's `register`, which adds them all to its submodule. Given
+/// `twin = "game";` first, each function's docstring is its twin's (see `build.rs`).
 macro_rules! bindings {
+    (twin = $twin:literal; $($(#[$attribute:meta])* fn $name:ident $rest:tt -> $answer:ty $body:block)+) => {
+        bindings! { $(
+            #[doc = include_str!(concat!(env!("OUT_DIR"), "/docs/", $twin, "/", stringify!($name), ".txt"))]
+            $(#[$attribute])* fn $name $rest -> $answer $body
+        )+ }
+    };
     ($($(#[$doc:meta])* fn $name:ident($($parameters:tt)*) -> $answer:ty $body:block)+) => {
         $(binding! { $(#[$doc])* fn $name($($parameters)*) -> $answer $body })+
 

@@ -16,6 +16,8 @@ fn code(board: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 bindings! {
+    twin = "tictactoe";
+
     fn value(_py, board) -> i8 {
         game::value(code(board)?).map_err(PyErr::from)
     }
@@ -65,8 +67,6 @@ bindings! {
         lookup_batch(py, boards, &table().best_move)
     }
 
-    /// Every board's value, plies, best moves (and with `moves`, each move's answer), from the
-    /// table: see `perfectplay.BatchSolution`.
     #[pyo3(text_signature = "(boards, *, moves=False, errors='raise')")]
     fn batch_solve(py, boards; options = &["moves", "errors"]) -> Bound<'py, PyAny> {
         let (boards, moves, on_error) = (boards_arg(boards)?, options.moves, options.errors);
@@ -74,8 +74,6 @@ bindings! {
         into_py(py, released(py, solve)?)
     }
 
-    /// ``n`` tic-tac-toe positions by uniformly random play, ``(n, 3, 3)`` uint8 codes
-    /// (``ongoing=True``: only games still going on).
     #[pyo3(text_signature = "(n, *, seed=None, plies=None, ongoing=False, threads=None)")]
     fn random_positions(py, n; options = crate::games::mnk::call::RANDOM) -> Bound<'py, PyAny> {
         crate::py::mnk::random_marks(py, solved::geometry(), n, &options)

@@ -137,7 +137,8 @@ def _column(col: int) -> int:
 
 @takes(POSITION)
 def solve(position: Any, **options: Unpack[SearchOptions]) -> Solution[int]:
-    """The position solved for the side to move; moves are columns."""
+    """Solves a Connect Four position for the side to move: value, winner, plies, every best
+    column and one optimal line; moves are columns."""
     call = _Call(position, options, "solve", POSITION)
     return driver.solve(
         call.search, call.root, ("x", "o"), call.first_to_move(), _column, call.shape.preference
@@ -170,21 +171,22 @@ def best_move(position: Any, **options: Unpack[SearchOptions]) -> int | None:
 @takes(POSITION)
 def best_moves(position: Any, **options: Unpack[SearchOptions]) -> tuple[int, ...]:
     """Every best column, ascending (none once the game is over): ``solve``'s best moves
-    without its line."""
+    without its line, so cheaper early in a game."""
     call = _Call(position, options, "best_moves", POSITION)
     return tuple(driver.best_moves(call.search, call.root))
 
 
 @takes(POSITION)
 def value(position: Any, **options: Unpack[SearchOptions]) -> int:
-    """+1 the side to move wins, 0 draw, -1 it loses."""
+    """+1 the side to move wins, 0 draw, -1 it loses (a weak solve: faster than the score)."""
     call = _Call(position, options, "value", POSITION)
     return scoring.value(call.search.score(call.root))
 
 
 @takes(("weak", *POSITION))
 def score(position: Any, **options: Unpack[SearchOptions]) -> int:
-    """Pons' score of the position (``weak``: its sign, a win at once keeping its score)."""
+    """Pons' score of the position (see the module's documentation); ``weak=True`` only its
+    sign, as his solver's ``-w`` gives it (a win at once keeps its exact score)."""
     call = _Call(position, options, "score", ("weak", *POSITION))
     shape, root = call.shape, call.root
     if (
@@ -214,7 +216,9 @@ def is_reachable(position: Any, **options: Unpack[SearchOptions]) -> bool:
 
 
 def clear_tables() -> None:
-    """The twin keeps nothing between calls: nothing to clear."""
+    """Forgets what this thread's searches learnt: the next search starts from empty tables
+    (as benchmarks that time each position "from a cleared table" want). The pure-Python twin
+    keeps nothing between calls."""
 
 
 #: ``batch_solve``'s options.
@@ -283,9 +287,9 @@ RANDOM = ("width", "height", "seed", "plies", "ongoing", "threads")
 
 @takes(RANDOM)
 def random_positions(n: Any, **options: Unpack[SearchOptions]) -> Codes:
-    """``n`` positions by uniformly random play, ``(n, height, width)`` uint8 codes, top row
-    first (the compiled core's very positions for the same seed; ``ongoing=True``: only games
-    still going on)."""
+    """``n`` positions by uniformly random play from the empty board, ``(n, height, width)``
+    uint8 codes, top row first, the same on both backends for the same seed (``ongoing=True``:
+    only games still going on)."""
     checked = Options.read(options, "random_positions", RANDOM)
     shape = default_shape((checked.width, checked.height))
     count, seed_, low, high = random_args(n, checked, shape.cells)

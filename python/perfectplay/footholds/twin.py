@@ -227,7 +227,8 @@ def batch_solve(
     boards: Any, alocs: Any, blocs: Any, **options: Unpack[SearchOptions]
 ) -> BatchSolution:
     """Many games at once: one board for all rows or one per row, one pair of locations for
-    all or one per row; see ``perfectplay.BatchSolution``. Cells are ``row * cols + col``."""
+    all or one per row; see ``perfectplay.BatchSolution``. Cells are ``row * cols + col``,
+    values from A's side."""
     checked = Options.read(options, "batch_solve", BATCH)
     arguments = [
         _boards_arg(boards),
@@ -281,9 +282,11 @@ RANDOM = ("seed", "plies", "ongoing", "threads")
 def random_positions(
     board: Any, aloc: Any, bloc: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> tuple[Codes, Int64s, Int64s]:
-    """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc``, A to move in
-    each (an even number of moves): ``(boards, alocs, blocs)`` as ``batch_solve`` takes them
-    (``ongoing=True``: only games where A has a move)."""
+    """``n`` games by uniformly random play from A at ``aloc`` and B at ``bloc`` on ``board``, A
+    to move in each (an even number of moves), both pieces on footholds (a game that ends
+    stops at the last such position): ``(boards, alocs, blocs)``, uint8 ``(n, rows, cols)``
+    standing cells and int64 ``(n, 2)`` pieces, as ``batch_solve`` takes them;
+    ``ongoing=True``: only games where A has a move."""
     checked = Options.read(options, "random_positions", RANDOM)
     parsed, search, start = _start(board, aloc, bloc, {}, "random_positions")
     count, seed_, low, high = random_args(n, checked, parsed.footholds.bit_count())

@@ -217,7 +217,8 @@ def _call(board: Any, k: Any, options: Options) -> _Call:
 
 
 def clear_tables() -> None:
-    """The twin keeps no table between calls: nothing to free."""
+    """Frees the table this thread's searches keep (a given ``table_mb`` one, however big):
+    the next search starts from an empty one. The pure-Python twin keeps none."""
 
 
 #: The options of ``breaker_proof``.
@@ -230,8 +231,11 @@ PROGRESS_EVERY = 1 << 15
 @takes(PROOF)
 def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[SearchOptions]) -> Any:
     """A proof that Breaker stops Maker from getting ``k`` in a row first: Maker is the side
-    to move, or with ``breaker_first`` the other side. ``None`` when no proof is found;
-    else ``(reply or None, root, nodes)`` (see ``perfectplay.mnk.prover``)."""
+    to move, or with ``breaker_first`` the other side. ``None`` when no proof is found; else
+    ``(reply or None, root, nodes)``, each node ``("pairs", [(a, b), ...])``,
+    ``("potential",)``, ``("split", [(move, reply, node), ...])``, ``("mirror", node,
+    symmetry)``, ``("forced", [move, reply, node])`` or ``("won",)``; cells are
+    ``row * cols + col``. ``perfectplay.mnk.prove`` writes it as a certificate."""
     checked = Options.read(options, "breaker_proof", PROOF)
     call = _call(board, k, checked)
     geometry, (mine, theirs) = call.search.geometry, call.root
@@ -259,7 +263,8 @@ def breaker_proof(board: Any, k: int, breaker_first: bool, **options: Unpack[Sea
 
 @takes(BOARD)
 def solve(board: Any, k: int, **options: Unpack[SearchOptions]) -> Solution[tuple[int, int]]:
-    """The position solved for the side to move; moves are (row, col)."""
+    """Solves an m,n,k position for the side to move (``k`` in a row wins, X moves first);
+    moves are (row, col)."""
     checked = Options.read(options, "solve", BOARD)
     return _call(board, k, checked).solve()
 
@@ -433,7 +438,7 @@ def random_positions(
     rows: Any, cols: Any, k: Any, n: Any, **options: Unpack[SearchOptions]
 ) -> Codes:
     """``n`` positions by uniformly random play from the empty board, ``(n, rows, cols)``
-    (``ongoing=True``: only games still going on)."""
+    uint8 codes (``ongoing=True``: only games still going on)."""
     checked = Options.read(options, "random_positions", RANDOM)
     geometry = Geometry(*args.board_sides(rows, cols), args.int_arg(k, "k"))
     return random_marks(geometry, n, checked)

@@ -138,6 +138,8 @@ def _cell(cell: int) -> int:
 
 
 def solve(board: Any) -> Solution[int]:
+    """The position solved for the side to move, from the table of the whole game; moves are
+    cells 0..8, row-major."""
     position = _Position(board)
     solution = driver.solve(_SEARCH, position.root, ("x", "o"), position.x_to_move, _cell)
     # Answered from the memo of the whole game, as the compiled core answers from its table.
@@ -162,6 +164,7 @@ def ranked_moves(board: Any) -> list[tuple[int, int, int]]:
 
 
 def to_move(board: Any) -> Literal["x", "o"] | None:
+    """Whose move it is, 'x' or 'o', or None in a final position."""
     position = _Position(board)
     if position.status != mnk.PLAYING:
         return None
