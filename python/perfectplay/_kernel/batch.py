@@ -48,15 +48,21 @@ def sequence_items(obj: Any, what: str) -> list[Any]:
     return items
 
 
+def physical_memory() -> int | None:
+    """The machine's physical memory in bytes, where the system says (the core's
+    ``engine::memory::physical_memory``)."""
+    try:
+        pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    return pages * page if pages > 0 and page > 0 else None
+
+
 @functools.cache
 def _most_rows() -> int:
     """The most rows a batch read from a sequence can have: one pointer (8 bytes) a row, the
     least a row takes, in the machine's memory (1 TiB where it cannot be read)."""
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        memory = 1 << 40
-    return memory // 8
+    return (physical_memory() or 1 << 40) // 8
 
 
 def array_cells(

@@ -12,10 +12,10 @@ zone holds.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from perfectplay._kernel.batch import physical_memory
 from perfectplay._kernel.symmetry import permute, symmetries
 
 if TYPE_CHECKING:
@@ -40,13 +40,9 @@ Found = tuple[str, Any]
 
 
 def half_the_machine() -> int | None:
-    """Half the machine's physical memory in bytes, where the system says (the core's
-    ``engine::memory::physical_memory``)."""
-    try:
-        pages, page = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return None
-    return pages * page // 2 if pages > 0 and page > 0 else None
+    """Half the machine's physical memory in bytes, where the system says."""
+    memory = physical_memory()
+    return None if memory is None else memory // 2
 
 
 def _cells(mask: int) -> list[int]:
